@@ -1,0 +1,67 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "colorcube",
+    products: [
+        // Public API: what a Swift app links to build, read, write and apply colour cubes.
+        .library(name: "ColorCubeCore", targets: ["ColorCubeCore"]),
+        .library(name: "ColorCubeImaging", targets: ["ColorCubeImaging"]),
+        .library(name: "ColorCubeGenerator", targets: ["ColorCubeGenerator"]),
+        .library(name: "ColorCubeConverter", targets: ["ColorCubeConverter"]),
+        .library(name: "ColorCubeApplier", targets: ["ColorCubeApplier"]),
+        .executable(name: "colorcube", targets: ["colorcube"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: Public API
+        .target(name: "ColorCubeCore"),
+        .target(
+            name: "ColorCubeImaging",
+            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "CLittleCMS"]
+        ),
+        .target(
+            name: "ColorCubeGenerator",
+            dependencies: ["ColorCubeCore", "ColorCubeImaging"]
+        ),
+        .target(
+            name: "ColorCubeConverter",
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "CLittleCMS"]
+        ),
+        .target(
+            name: "ColorCubeApplier",
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter"]
+        ),
+        .executableTarget(
+            name: "colorcube",
+            dependencies: [
+                "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
+                "ColorCubeConverter", "ColorCubeApplier",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Implementation details (no stable API)
+        // libpng and libjpeg report errors with longjmp, which Swift cannot catch: these shims keep
+        // setjmp on the C side and hand Swift a status code plus the library's message.
+        .target(name: "_CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .systemLibrary(
+            name: "CLittleCMS",
+            pkgConfig: "lcms2",
+            providers: [.apt(["liblcms2-dev"])]
+        ),
+
+        // MARK: Tests
+        .testTarget(
+            name: "ColorCubeTests",
+            dependencies: [
+                "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
+                "ColorCubeConverter", "ColorCubeApplier", "CLittleCMS",
+            ]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),
+    ]
+)

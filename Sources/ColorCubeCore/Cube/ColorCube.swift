@@ -1,0 +1,94 @@
+/// A colour cube: a 3D lookup table of RGBA entries on an `size`^3 lattice.
+///
+/// Storage is exactly what Core Image's `CIColorCube` takes as `inputCubeData`: `size`^3 entries of
+/// four `Float`s (red, green, blue, alpha), red varying fastest, then green, then blue, so entry
+/// (r, g, b) starts at `4 * (r + size * g + size * size * b)`. Lattice node i on an axis stands for
+/// the input value i / (size - 1); values may lie outside 0...1 (a look may push colours out of
+/// gamut), and appliers clamp inputs, never the table.
+public struct ColorCube: Sendable, Equatable, CubeTable {
+    /// Lattice points per axis, 2...256.
+    public let size: Int
+    /// `size`^3 * 4 values, RGBA, red fastest.
+    public private(set) var values: [Float]
+
+    /// The smallest and largest lattice sizes any reader or writer accepts.
+    public static let sizeRange = 2...256
+
+    /// Wraps existing RGBA values.
+    /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256,
+    ///   `CubeError.wrongValueCount` when `values.count` is not `size`^3 * 4.
+    public init(size: Int, values: [Float]) throws(CubeError) {
+        guard Self.sizeRange.contains(size) else { throw .invalidSize(size) }
+        guard values.count == size * size * size * 4 else {
+            throw .wrongValueCount(expected: size * size * size * 4, actual: values.count)
+        }
+        self.size = size
+        self.values = values
+    }
+
+    /// Samples `transform` at every lattice node; alpha is 1.
+    /// - Parameter transform: maps an input colour in 0...1 to an output colour.
+    /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256.
+    public init(size: Int, sampling transform: (SIMD3<Float>) -> SIMD3<Float>) throws(CubeError) {
+        guard Self.sizeRange.contains(size) else { throw .invalidSize(size) }
+        let scale = 1 / Float(size - 1)
+        var values = [Float](repeating: 1, count: size * size * size * 4)
+        var offset = 0
+        for b in 0..<size {
+            for g in 0..<size {
+                for r in 0..<size {
+                    let output = transform(SIMD3(Float(r), Float(g), Float(b)) * scale)
+                    values[offset] = output.x
+                    values[offset + 1] = output.y
+                    values[offset + 2] = output.z
+                    offset += 4
+                }
+            }
+        }
+        self.size = size
+        self.values = values
+    }
+
+    /// Copies any table into Float32 storage.
+    public init(_ table: some CubeTable) {
+        var values = [Float](repeating: 0, count: table.entryCount * 4)
+        for index in 0..<table.entryCount {
+            let entry = table.entry(at: index)
+            values[4 * index] = entry.x
+            values[4 * index + 1] = entry.y
+            values[4 * index + 2] = entry.z
+            values[4 * index + 3] = entry.w
+        }
+        self.size = table.size
+        self.values = values
+    }
+
+    /// The identity cube: node (r, g, b) holds (r, g, b) / (size - 1).
+    /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256.
+    public static func identity(size: Int) throws(CubeError) -> ColorCube {
+        try ColorCube(size: size) { $0 }
+    }
+
+    /// The entry at a red-fastest index (see `redFastestIndex`).
+    @inlinable
+    public func entry(at index: Int) -> SIMD4<Float> {
+        SIMD4(values[4 * index], values[4 * index + 1], values[4 * index + 2], values[4 * index + 3])
+    }
+
+    /// The entry at lattice node (r, g, b).
+    @inlinable
+    public func entry(r: Int, g: Int, b: Int) -> SIMD4<Float> {
+        entry(at: Self.redFastestIndex(r: r, g: g, b: b, size: size))
+    }
+
+    /// Index of lattice node (r, g, b) when red varies fastest: r + size * g + size^2 * b.
+    @inlinable
+    public static func redFastestIndex(r: Int, g: Int, b: Int, size: Int) -> Int {
+        r + size * (g + size * b)
+    }
+
+    /// Calls `body` with mutable access to the RGBA values.
+    public mutating func withUnsafeMutableValues<R>(_ body: (inout UnsafeMutableBufferPointer<Float>) throws -> R) rethrows -> R {
+        try values.withUnsafeMutableBufferPointer { try body(&$0) }
+    }
+}

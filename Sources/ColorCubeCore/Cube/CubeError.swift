@@ -1,0 +1,16 @@
+/// Errors in building a cube from values.
+public enum CubeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A lattice size outside 2...256.
+    case invalidSize(Int)
+    /// The value array does not hold size^3 * 4 values.
+    case wrongValueCount(expected: Int, actual: Int)
+
+    public var description: String {
+        switch self {
+        case .invalidSize(let size):
+            "cube size \(size) is outside 2...256"
+        case .wrongValueCount(let expected, let actual):
+            "cube data has \(actual) values, expected \(expected)"
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/// Errors in reading or writing files, each naming the file and the system's reason.
+public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    case cannotCreate(path: String, reason: String)
+    case cannotWrite(path: String, reason: String)
+    case cannotRename(from: String, to: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "cannot open \(path): \(reason)"
+        case .cannotCreate(let path, let reason):
+            "cannot create \(path): \(reason); check that the folder exists and is writable"
+        case .cannotWrite(let path, let reason):
+            "cannot write \(path): \(reason)"
+        case .cannotRename(let from, let to, let reason):
+            "cannot rename \(from) to \(to): \(reason)"
+        }
+    }
+}

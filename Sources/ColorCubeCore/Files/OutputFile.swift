@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffered binary file being written. Errors name the file the user asked for, not the
+/// temporary name underneath.
+public final class OutputFile {
+    private let file: UnsafeMutablePointer<FILE>
+    private let displayPath: String
+    private var closed = false
+
+    /// Creates or truncates `path`; `displayPath` is the name used in error messages.
+    public init(path: String, displayPath: String? = nil) throws(FileError) {
+        self.displayPath = displayPath ?? path
+        guard let file = fopen(path, "wb") else {
+            throw .cannotCreate(path: displayPath ?? path, reason: String(cString: strerror(errno)))
+        }
+        setvbuf(file, nil, _IOFBF, 1 << 20)
+        self.file = file
+    }
+
+    deinit {
+        if !closed { fclose(file) }
+    }
+
+    /// Appends raw bytes.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        guard fwrite(base, 1, bytes.count, file) == bytes.count else {
+            throw .cannotWrite(path: displayPath, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Appends a string as UTF-8.
+    public func write(_ text: String) throws {
+        var text = text
+        try text.withUTF8 { try write(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// Flushes and closes; the file must not be used afterwards.
+    public func close() throws(FileError) {
+        closed = true
+        guard fclose(file) == 0 else {
+            throw .cannotWrite(path: displayPath, reason: String(cString: strerror(errno)))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Core Image cube data: what `CIColorCube`'s `inputCubeData` takes.
+///
+/// size^3 entries of red, green, blue, alpha as Float32 little-endian, 16 bytes per entry, red
+/// fastest, then green, then blue. Nothing else: no header, so the size follows from the length
+/// (4,194,304 bytes for a 64-cube).
+public enum RawCubeFormat {
+    /// Bytes per entry.
+    public static let bytesPerEntry = 16
+
+    /// Writes `table` to `path` (created or truncated); `displayPath` names it in errors.
+    public static func write(_ table: some CubeTable, to path: String, displayPath: String? = nil) throws {
+        let file = try OutputFile(path: path, displayPath: displayPath)
+        let chunkEntries = 1 << 14
+        var chunk = [UInt32](repeating: 0, count: chunkEntries * 4)
+        var index = 0
+        while index < table.entryCount {
+            let count = min(chunkEntries, table.entryCount - index)
+            for i in 0..<count {
+                let e = table.entry(at: index + i)
+                chunk[4 * i] = e.x.bitPattern.littleEndian
+                chunk[4 * i + 1] = e.y.bitPattern.littleEndian
+                chunk[4 * i + 2] = e.z.bitPattern.littleEndian
+                chunk[4 * i + 3] = e.w.bitPattern.littleEndian
+            }
+            try chunk.withUnsafeBytes { bytes in
+                try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<(count * bytesPerEntry)]))
+            }
+            index += count
+        }
+        try file.close()
+    }
+
+    /// Decodes raw cube data; the size follows from the length.
+    /// - Throws: `LUTFileError.wrongLength` when the byte count is not size^3 * 16 for a size in 2...256.
+    public static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
+        guard bytes.count % bytesPerEntry == 0, let size = cubeRoot(bytes.count / bytesPerEntry),
+              ColorCube.sizeRange.contains(size)
+        else { throw .wrongLength(path: path, bytes: bytes.count) }
+        var values = [Float](repeating: 0, count: bytes.count / 4)
+        bytes.withUnsafeBytes { raw in
+            for i in 0..<values.count {
+                values[i] = Float(bitPattern: UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+            }
+        }
+        do {
+            return try ColorCube(size: size, values: values)
+        } catch {
+            throw .wrongLength(path: path, bytes: bytes.count)
+        }
+    }
+
+    /// Reads and decodes the raw cube file at `path`.
+    public static func read(path: String) throws(LUTFileError) -> ColorCube {
+        try decode(BinaryFile.readAll(path: path), path: path)
+    }
+
+    private static func cubeRoot(_ value: Int) -> Int? {
+        let root = Int(Foundationless.cbrt(Double(value)).rounded())
+        for candidate in max(1, root - 1)...(root + 1) where candidate * candidate * candidate == value {
+            return candidate
+        }
+        return nil
+    }
+}
+
+/// cbrt without Foundation.
+enum Foundationless {
+    static func cbrt(_ x: Double) -> Double {
+        #if canImport(Glibc)
+        Glibc.cbrt(x)
+        #else
+        Darwin.cbrt(x)
+        #endif
+    }
+}

@@ -1,0 +1,118 @@
+import ColorCubeCore
+import _CPNG
+
+/// PNG reading and writing through libpng, with code values preserved exactly: palette, grey,
+/// low-bit and interlaced images are expanded to RGB(A) at 8 or 16 bits, and no gAMA, cHRM or
+/// iCCP chunk ever changes a value.
+public enum PNGFile {
+    /// Decodes the PNG at `path`.
+    /// - Throws: `ImageError.cannotOpen`, `.notAnImage` or `.corrupt`, naming `path`.
+    public static func read(path: String) throws(ImageError) -> RasterImage {
+        var info = ccpng_info()
+        var message = MessageBuffer()
+        var reader: OpaquePointer?
+        defer { ccpng_reader_close(reader) }
+        let opened = message.withPointer { ccpng_reader_open(path, &reader, &info, $0) }
+        guard opened == CCPNG_OK, let reader else {
+            throw openError(path: path, message: message.text)
+        }
+        let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+        let sampleCount = width * height * channels
+        let pixels: PixelStorage
+        var status: Int32
+        if info.bit_depth == 16 {
+            var samples = [UInt16](repeating: 0, count: sampleCount)
+            status = samples.withUnsafeMutableBytes { bytes in
+                message.withPointer { ccpng_reader_read_rows(reader, bytes.baseAddress, info.height, $0) }
+            }
+            pixels = .sixteen(samples)
+        } else {
+            var samples = [UInt8](repeating: 0, count: sampleCount)
+            status = samples.withUnsafeMutableBytes { bytes in
+                message.withPointer { ccpng_reader_read_rows(reader, bytes.baseAddress, info.height, $0) }
+            }
+            pixels = .eight(samples)
+        }
+        guard status == CCPNG_OK else { throw .corrupt(path: path, reason: message.text) }
+        // Chunks after the image data are optional extras: a damaged tail loses only those.
+        _ = message.withPointer { ccpng_reader_finish(reader, &info, $0) }
+        return RasterImage(width: width, height: height, channels: channels, pixels: pixels,
+                           colorSpace: colorSpace(of: info), metadata: metadata(of: info))
+    }
+
+    /// Encodes `image` to `path` (created or truncated).
+    ///
+    /// The colour tag follows `image.colorSpace`: an sRGB chunk for `.sRGB`, the profile for
+    /// `.icc`, nothing for `.unspecified`; `image.metadata`'s chunks and gAMA/cHRM are written too
+    /// (gAMA/cHRM only when the image is not tagged sRGB).
+    /// - Parameter displayPath: the name errors give (the final name when `path` is temporary).
+    public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil,
+                             compressionLevel: Int = 6) throws {
+        let writer = try PNGRowWriter(path: path, displayPath: displayPath, width: image.width,
+                                      height: image.height, channels: image.channels,
+                                      bitDepth: image.bitDepth, colorSpace: image.colorSpace,
+                                      metadata: image.metadata, compressionLevel: compressionLevel,
+                                      filter: .adaptive)
+        switch image.pixels {
+        case .eight(let samples):
+            try samples.withUnsafeBytes { bytes in try writer.write(rows: image.height, from: bytes) }
+        case .sixteen(let samples):
+            try samples.withUnsafeBytes { bytes in try writer.write(rows: image.height, from: bytes) }
+        }
+        try writer.finish()
+    }
+
+    private static func openError(path: String, message: String) -> ImageError {
+        if message.hasPrefix("not a PNG") { return .notAnImage(path: path) }
+        if message.contains("No such file") || message.contains("Permission denied")
+            || message.contains("Is a directory") {
+            return .cannotOpen(path: path, reason: message)
+        }
+        return .corrupt(path: path, reason: message)
+    }
+
+    private static func colorSpace(of info: ccpng_info) -> ColorSpaceTag {
+        if info.has_srgb != 0 { return .sRGB }
+        if let icc = info.icc, info.icc_size > 0 {
+            let bytes = Array(UnsafeBufferPointer(start: icc, count: Int(info.icc_size)))
+            let name = withUnsafeBytes(of: info.icc_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            return .icc(ICCProfileData(bytes: bytes, name: name))
+        }
+        return .unspecified
+    }
+
+    private static func metadata(of info: ccpng_info) -> ImageMetadata {
+        var metadata = ImageMetadata()
+        if info.has_gama != 0 { metadata.pngGamma = info.gama }
+        if info.has_chrm != 0 {
+            metadata.pngChromaticities = withUnsafeBytes(of: info.chrm) { Array($0.bindMemory(to: Int32.self)) }
+        }
+        if let chunks = info.chunks {
+            for chunk in UnsafeBufferPointer(start: chunks, count: Int(info.chunk_count)) {
+                let name = withUnsafeBytes(of: chunk.name) { raw in
+                    String(decoding: raw.prefix(4), as: UTF8.self)
+                }
+                let data = chunk.data.map { Array(UnsafeBufferPointer(start: $0, count: chunk.size)) } ?? []
+                metadata.pngChunks.append(PNGChunk(name: name, location: chunk.location, data: data))
+            }
+        }
+        return metadata
+    }
+}
+
+/// A fixed-size buffer for the C shims' messages.
+struct MessageBuffer {
+    private var storage = [CChar](repeating: 0, count: Int(CCPNG_MESSAGE_SIZE))
+
+    mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
+        storage.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+
+    var text: String {
+        storage.withUnsafeBufferPointer { buffer in
+            String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+}

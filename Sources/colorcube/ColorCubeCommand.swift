@@ -1,0 +1,16 @@
+import ArgumentParser
+
+@main
+struct ColorCubeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "colorcube",
+        abstract: "Make, convert and apply colour-cube LUTs.",
+        discussion: """
+            Workflow: `generate` an identity reference PNG, edit it in Photoshop (colour adjustments \
+            only), `convert` it into Core Image cube data or another LUT format, `apply` it to photos \
+            or video frames.
+            """,
+        version: "0.1.0",
+        subcommands: [Generate.self, Convert.self]
+    )
+}

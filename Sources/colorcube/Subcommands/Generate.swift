@@ -1,0 +1,51 @@
+import ArgumentParser
+import ColorCubeCore
+import ColorCubeGenerator
+import Foundation
+
+extension ColorCubeCommand {
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write an identity reference PNG (a Hald CLUT) to edit.",
+            discussion: """
+                The image holds every lattice colour once, red fastest, then green, then blue: a \
+                64-cube is 512x512. Edit it with colour-only adjustments and `convert` it.
+                """
+        )
+
+        @Option(name: .shortAndLong, help: "Cube size: 4, 16, 64 or 256.")
+        var size: Int = 64
+
+        @Option(help: "Bits per sample: 8 or 16.")
+        var depth: Int = 8
+
+        @Flag(help: "Write all four sizes (identity-4.png ... identity-256.png) into the -o folder.")
+        var all = false
+
+        @Option(name: .shortAndLong, help: "Output file (default identity-N.png), or folder with --all (default: current).")
+        var output: String?
+
+        func validate() throws {
+            guard HaldLayout.referenceSizes.contains(size) else {
+                throw ValidationError("invalid --size \(size); valid sizes are 4, 16, 64, 256")
+            }
+            guard [8, 16].contains(depth) else {
+                throw ValidationError("invalid --depth \(depth); use 8 or 16")
+            }
+        }
+
+        func run() throws {
+            if all {
+                let folder = output ?? "."
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                for size in HaldLayout.referenceSizes {
+                    try ReferenceGenerator.writeIdentity(size: size, bitDepth: depth,
+                                                         to: "\(folder)/identity-\(size).png")
+                }
+            } else {
+                try ReferenceGenerator.writeIdentity(size: size, bitDepth: depth,
+                                                     to: output ?? "identity-\(size).png")
+            }
+        }
+    }
+}
