@@ -1,0 +1,22 @@
+extension JPEGMarker {
+    /// The COM marker code.
+    static let commentCode: UInt8 = 0xFE
+
+    /// True for an APPn (0xE0...0xEF) or COM (0xFE) marker, the only kinds colorcube carries.
+    var isCarriable: Bool {
+        (0xE0...0xEF).contains(code) || code == Self.commentCode
+    }
+
+    /// True for the markers that describe how a file was encoded rather than what it shows, which
+    /// the encoder writes itself and a copy must not repeat: the JFIF header (APP0), ICC profile
+    /// chunks (APP2, written from the colour tag) and the Adobe marker (APP14), whose colour
+    /// transform flag would make decoders read the new file's YCbCr data as RGB.
+    var isWrittenByEncoder: Bool {
+        switch code {
+        case 0xE0: data.starts(with: Array("JFIF".utf8) + [0])
+        case 0xE2: JPEGICCProfile.isChunk(self)
+        case 0xEE: data.starts(with: Array("Adobe".utf8))
+        default: false
+        }
+    }
+}
