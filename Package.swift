@@ -28,7 +28,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeConverter",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeApplier",
@@ -63,5 +63,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),
-    ]
+    ],
+    // Swift 5 mode: the hot loops hand unsafe buffers to Dispatch's worker threads, which Swift 6's
+    // Sendable checking cannot see are partitioned; the engine's types document their thread safety.
+    swiftLanguageModes: [.v5]
 )

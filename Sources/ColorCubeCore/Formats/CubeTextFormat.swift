@@ -1,0 +1,404 @@
+/// Adobe/Iridas and DaVinci Resolve text cubes (.cube).
+///
+/// Keyword lines come first, in any order: `TITLE "text"`, `LUT_3D_SIZE N` (2...256),
+/// `DOMAIN_MIN r g b` and `DOMAIN_MAX r g b` (Adobe), and Resolve's `LUT_1D_SIZE M`,
+/// `LUT_1D_INPUT_RANGE lo hi` and `LUT_3D_INPUT_RANGE lo hi`. Data lines of three numbers
+/// "r g b" follow: first the M entries of the 1D table, if any, then the N^3 entries of the 3D
+/// table, red fastest, then green, then blue (ColorCube's own order). `#` starts a comment, on a
+/// line of its own or after a value; blank lines are skipped; lines end in LF or CR LF; keywords
+/// may be upper or lower case.
+///
+/// Which range applies where: the 3D table's domain is `LUT_3D_INPUT_RANGE` when given, otherwise
+/// `DOMAIN_MIN`/`DOMAIN_MAX` in a file without a 1D table, otherwise 0...1. A 1D table's input
+/// range is `LUT_1D_INPUT_RANGE` when given, otherwise `DOMAIN_MIN`/`DOMAIN_MAX`, otherwise 0...1.
+/// `LUT_1D_INPUT_RANGE` in a file without a 1D table is ignored, as Resolve does.
+///
+/// A file with both tables is Resolve's shaper form: the 1D table is applied first and its output
+/// is the 3D table's input (in the 3D domain's units). A file with only a 1D table is accepted and
+/// baked into a cube of `oneDimensionalBakeSize`, whose per-channel curve is exact at the nodes.
+public enum CubeTextFormat {
+    /// Decimals written per value: enough for 16-bit code values to survive (error <= 5e-7).
+    public static let decimals = 6
+    /// The lattice size a 1D-only file is baked into.
+    public static let oneDimensionalBakeSize = 33
+    /// The 1D table sizes accepted.
+    public static let shaperSizeRange = 2...65536
+
+    /// A per-channel 1D table: Resolve's shaper, or the whole look of a 1D-only file.
+    public struct Shaper: Sendable, Equatable {
+        /// Per channel, the input that maps to the first entry.
+        public let inputMin: SIMD3<Double>
+        /// Per channel, the input that maps to the last entry; larger than `inputMin`.
+        public let inputMax: SIMD3<Double>
+        /// At least two entries, evenly spaced over `inputMin...inputMax`; entry i's red value is
+        /// the red output for red input `inputMin.x + i / (count - 1) * (inputMax.x - inputMin.x)`.
+        public let entries: [SIMD3<Float>]
+
+        /// The table's output for `input`, linearly interpolated per channel. Inputs outside the
+        /// range clamp to the first or last entry; NaN reads as the first.
+        public func apply(_ input: SIMD3<Double>) -> SIMD3<Double> {
+            let last = entries.count - 1
+            var output = SIMD3<Double>()
+            for channel in 0..<3 {
+                var t = (input[channel] - inputMin[channel]) / (inputMax[channel] - inputMin[channel])
+                if !(t > 0) { t = 0 }  // also NaN
+                if t > 1 { t = 1 }
+                let position = t * Double(last)
+                let lower = min(Int(position), last - 1)
+                let fraction = position - Double(lower)
+                let low = Double(entries[lower][channel])
+                let high = Double(entries[lower + 1][channel])
+                output[channel] = low + (high - low) * fraction
+            }
+            return output
+        }
+    }
+
+    /// Everything a .cube file says, before it is baked into a plain cube.
+    public struct Contents: Sendable, Equatable {
+        /// The TITLE text without its quotes, or nil when the file has none.
+        public let title: String?
+        /// The 3D table as stored, red fastest. Node i on an axis stands for the input
+        /// `domainMin + i / (size - 1) * (domainMax - domainMin)`, not for i / (size - 1). For a
+        /// 1D-only file this is the identity cube of `oneDimensionalBakeSize`.
+        public let table: ColorCube
+        /// True for a file with a 1D table and no 3D table: `shaper` is then the whole look.
+        public let isOneDimensional: Bool
+        /// Per channel, the input at the 3D table's first node (0 unless the file says otherwise).
+        public let domainMin: SIMD3<Double>
+        /// Per channel, the input at the 3D table's last node (1 unless the file says otherwise);
+        /// larger than `domainMin`.
+        public let domainMax: SIMD3<Double>
+        /// The 1D table applied before the 3D table, or nil.
+        public let shaper: Shaper?
+
+        /// False when `table` already is the look over 0...1: no shaper and the domain 0...1.
+        public var needsBaking: Bool {
+            shaper != nil || domainMin != SIMD3(repeating: 0) || domainMax != SIMD3(repeating: 1)
+        }
+
+        /// The look as a plain cube over 0...1, of the table's size.
+        ///
+        /// Without a shaper and with the domain 0...1 this is `table` itself, unchanged. Otherwise
+        /// node x (in 0...1 per channel) holds: x through the shaper, then mapped to the lattice
+        /// coordinate (value - domainMin) / (domainMax - domainMin), clamped to 0...1, then
+        /// looked up in `table` with trilinear interpolation. Inputs outside the domain therefore
+        /// read the table's edge. A 1D-only file's node holds the shaper's output, unclamped.
+        /// Baking a domain wider than 0...1 leaves part of the lattice unused, so fine detail
+        /// between nodes is lost; that is inherent in a plain cube.
+        public func baked() -> ColorCube {
+            guard needsBaking else { return table }
+            let size = table.size
+            let last = Double(size - 1)
+            // Every step is per channel, so node i's lattice coordinate on each axis is computed
+            // once instead of size^3 times.
+            var coordinates = [SIMD3<Double>](repeating: .zero, count: size)
+            for index in 0..<size {
+                let input = SIMD3<Double>(repeating: Double(index) / last)
+                let shaped = shaper?.apply(input) ?? input
+                coordinates[index] = isOneDimensional ? shaped : (shaped - domainMin) / (domainMax - domainMin)
+            }
+            let sampler = CubeSampler(cube: table, interpolation: .trilinear)
+            var result = table
+            result.withUnsafeMutableValues { values in
+                var offset = 0
+                for b in 0..<size {
+                    for g in 0..<size {
+                        for r in 0..<size {
+                            let point = SIMD3(coordinates[r].x, coordinates[g].y, coordinates[b].z)
+                            let output = isOneDimensional ? point : sampler.sample(point)
+                            values[offset] = Float(output.x)
+                            values[offset + 1] = Float(output.y)
+                            values[offset + 2] = Float(output.z)
+                            offset += 4
+                        }
+                    }
+                }
+            }
+            return result
+        }
+    }
+
+    // MARK: Writing
+
+    /// Writes `table` as an Adobe .cube to `path` (created or truncated); `displayPath` names it in
+    /// errors.
+    ///
+    /// Layout: `TITLE "title"`, `LUT_3D_SIZE N`, then N^3 lines "r g b", red fastest, each value
+    /// with `decimals` decimals and a point as separator. Double quotes in the title become single
+    /// quotes and line breaks become spaces, so the title stays one keyword line. Alpha is not
+    /// written. NaN is written as 0 and infinities as the largest finite Float.
+    /// - Throws: `FileError` when the file cannot be created or written.
+    public static func write(_ table: some CubeTable, title: String, to path: String, displayPath: String? = nil) throws {
+        let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
+        let cleanTitle = String(title.map { character -> Character in
+            character == "\"" ? "'" : (character.isNewline ? " " : character)
+        })
+        try writer.append("TITLE \"\(cleanTitle)\"\nLUT_3D_SIZE \(table.size)\n")
+        for index in 0..<table.entryCount {
+            let entry = table.entry(at: index)
+            try writer.appendFixed(entry.x)
+            try writer.append(byte: UInt8(ascii: " "))
+            try writer.appendFixed(entry.y)
+            try writer.append(byte: UInt8(ascii: " "))
+            try writer.appendFixed(entry.z)
+            try writer.append(byte: UInt8(ascii: "\n"))
+        }
+        try writer.close()
+    }
+
+    // MARK: Reading
+
+    /// Reads the .cube file at `path` and bakes it into a plain cube (see `Contents.baked()`).
+    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parse` does.
+    public static func read(path: String) throws(LUTFileError) -> ColorCube {
+        try readContents(path: path).baked()
+    }
+
+    /// Reads the .cube file at `path` without baking it.
+    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parse` does.
+    public static func readContents(path: String) throws(LUTFileError) -> Contents {
+        try parseContents(BinaryFile.readAll(path: path), path: path)
+    }
+
+    /// Parses .cube text and bakes it into a plain cube (see `Contents.baked()`); `path` names the
+    /// file in errors.
+    /// - Throws: `LUTFileError.malformed` as `parseContents` does.
+    public static func parse(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
+        try parseContents(bytes, path: path).baked()
+    }
+
+    /// Parses .cube text without baking it; `path` names the file in errors.
+    /// - Throws: `LUTFileError.malformed` with the 1-based line of the first problem: an unknown
+    ///   keyword, a keyword after the first data line, a size that is not a whole number in range
+    ///   (LUT_3D_SIZE 2...256, LUT_1D_SIZE 2...65536) or given twice, a domain or input range whose
+    ///   maximum is not above its minimum, data before any size, a data line without exactly three
+    ///   numbers, a value that is not a finite decimal number (no `nan` or `inf`), or more data
+    ///   lines than the sizes call for. Too few data lines, or no size at all, are reported at the
+    ///   file's last line.
+    public static func parseContents(_ bytes: [UInt8], path: String) throws(LUTFileError) -> Contents {
+        var scanner = TextLineScanner(bytes)
+        var header = Header()
+        var layout: Layout?
+        var shaperEntries: [SIMD3<Float>] = []
+        var values: [Float] = []
+        while scanner.nextLine() {
+            guard let first = scanner.tokens.first else { continue }
+            let line = scanner.lineNumber
+            guard scanner.startsNumber(first) else {
+                guard layout == nil else {
+                    throw .malformed(path: path, line: line, reason: "'\(scanner.string(first))' is not a number; "
+                        + "keywords must come before the first line of numbers")
+                }
+                try header.read(scanner, path: path)
+                continue
+            }
+            let current: Layout
+            if let layout {
+                current = layout
+            } else {
+                current = try header.layout(path: path, line: line)
+                shaperEntries.reserveCapacity(current.shaperSize)
+                values.reserveCapacity(current.cubeEntryCount * 4)
+                layout = current
+            }
+            guard scanner.tokens.count == 3 else {
+                throw .malformed(path: path, line: line,
+                                 reason: "expected 3 values (red green blue), found \(scanner.tokens.count)")
+            }
+            var rgb = SIMD3<Float>()
+            for channel in 0..<3 {
+                let token = scanner.tokens[channel]
+                guard let value = scanner.double(token), Float(value).isFinite else {
+                    throw .malformed(path: path, line: line, reason: "'\(scanner.string(token))' is not a number")
+                }
+                rgb[channel] = Float(value)
+            }
+            if shaperEntries.count < current.shaperSize {
+                shaperEntries.append(rgb)
+            } else if values.count < current.cubeEntryCount * 4 {
+                values.append(rgb.x)
+                values.append(rgb.y)
+                values.append(rgb.z)
+                values.append(1)
+            } else {
+                throw .malformed(path: path, line: line,
+                                 reason: "more data lines than the \(current.expectation) the header calls for")
+            }
+        }
+        let endLine = scanner.endOfFileLine
+        let final: Layout
+        if let layout {
+            final = layout
+        } else {
+            final = try header.layout(path: path, line: endLine)
+        }
+        let found = shaperEntries.count + values.count / 4
+        guard found == final.shaperSize + final.cubeEntryCount else {
+            throw .malformed(path: path, line: endLine,
+                             reason: "the file ends after \(found) data lines; the header calls for \(final.expectation)")
+        }
+        let table: ColorCube
+        do throws(CubeError) {
+            table = final.cubeSize == 0
+                ? try ColorCube.identity(size: oneDimensionalBakeSize)
+                : try ColorCube(size: final.cubeSize, values: values)
+        } catch {
+            // Unreachable: the size and value count were checked above.
+            throw .malformed(path: path, line: endLine, reason: error.description)
+        }
+        let shaper = final.shaperSize == 0
+            ? nil
+            : Shaper(inputMin: final.shaperMin, inputMax: final.shaperMax, entries: shaperEntries)
+        return Contents(title: header.title, table: table, isOneDimensional: final.cubeSize == 0,
+                        domainMin: final.domainMin, domainMax: final.domainMax, shaper: shaper)
+    }
+
+    /// What the data section must hold, fixed once the header is complete.
+    private struct Layout {
+        /// 1D entries, 0 when there is no 1D table.
+        var shaperSize: Int
+        /// 3D lattice size, 0 when there is no 3D table.
+        var cubeSize: Int
+        var shaperMin: SIMD3<Double>
+        var shaperMax: SIMD3<Double>
+        var domainMin: SIMD3<Double>
+        var domainMax: SIMD3<Double>
+
+        var cubeEntryCount: Int { cubeSize * cubeSize * cubeSize }
+
+        /// "27 lines of LUT_3D_SIZE 3", or with a shaper "6 + 27 lines of LUT_1D_SIZE 6 and LUT_3D_SIZE 3".
+        var expectation: String {
+            switch (shaperSize, cubeSize) {
+            case (0, _): "\(cubeEntryCount) lines of LUT_3D_SIZE \(cubeSize)"
+            case (_, 0): "\(shaperSize) lines of LUT_1D_SIZE \(shaperSize)"
+            default: "\(shaperSize) + \(cubeEntryCount) lines of LUT_1D_SIZE \(shaperSize) and LUT_3D_SIZE \(cubeSize)"
+            }
+        }
+    }
+
+    /// The keywords seen so far, each with the line it came from.
+    private struct Header {
+        var title: String?
+        var cubeSize: (value: Int, line: Int)?
+        var shaperSize: (value: Int, line: Int)?
+        var domainMin: (value: SIMD3<Double>, line: Int)?
+        var domainMax: (value: SIMD3<Double>, line: Int)?
+        var shaperRange: (min: Double, max: Double, line: Int)?
+        var cubeRange: (min: Double, max: Double, line: Int)?
+
+        static let keywords = "TITLE, LUT_3D_SIZE, LUT_1D_SIZE, DOMAIN_MIN, DOMAIN_MAX, LUT_1D_INPUT_RANGE "
+            + "and LUT_3D_INPUT_RANGE"
+
+        mutating func read(_ scanner: TextLineScanner, path: String) throws(LUTFileError) {
+            let tokens = scanner.tokens
+            let line = scanner.lineNumber
+            let keyword = scanner.keyword(tokens[0])
+            switch keyword {
+            case "TITLE":
+                title = scanner.quotedRest(after: tokens[0])
+            case "LUT_3D_SIZE":
+                guard cubeSize == nil else {
+                    throw .malformed(path: path, line: line, reason: "LUT_3D_SIZE given twice")
+                }
+                cubeSize = (try Self.size(scanner, range: ColorCube.sizeRange, path: path), line)
+            case "LUT_1D_SIZE":
+                guard shaperSize == nil else {
+                    throw .malformed(path: path, line: line, reason: "LUT_1D_SIZE given twice")
+                }
+                shaperSize = (try Self.size(scanner, range: CubeTextFormat.shaperSizeRange, path: path), line)
+            case "DOMAIN_MIN", "DOMAIN_MAX":
+                let numbers = try Self.numbers(scanner, count: 3, path: path)
+                let value = SIMD3(numbers[0], numbers[1], numbers[2])
+                if keyword == "DOMAIN_MIN" { domainMin = (value, line) } else { domainMax = (value, line) }
+            case "LUT_1D_INPUT_RANGE", "LUT_3D_INPUT_RANGE":
+                let numbers = try Self.numbers(scanner, count: 2, path: path)
+                guard numbers[1] > numbers[0] else {
+                    throw .malformed(path: path, line: line,
+                                     reason: "\(keyword) maximum \(numbers[1]) is not above its minimum \(numbers[0])")
+                }
+                if keyword == "LUT_1D_INPUT_RANGE" {
+                    shaperRange = (numbers[0], numbers[1], line)
+                } else {
+                    cubeRange = (numbers[0], numbers[1], line)
+                }
+            default:
+                throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.string(tokens[0])); "
+                    + "a .cube header holds only \(Self.keywords)")
+            }
+        }
+
+        /// Resolves which range applies to which table (see `CubeTextFormat`) and checks them.
+        func layout(path: String, line: Int) throws(LUTFileError) -> Layout {
+            guard cubeSize != nil || shaperSize != nil else {
+                throw .malformed(path: path, line: line,
+                                 reason: "no LUT_3D_SIZE (or LUT_1D_SIZE) before the data")
+            }
+            let zero = SIMD3<Double>(repeating: 0)
+            let one = SIMD3<Double>(repeating: 1)
+            let domainLine = max(domainMin?.line ?? 0, domainMax?.line ?? 0)
+            let domain = (min: domainMin?.value ?? zero, max: domainMax?.value ?? one)
+            var shaperBounds = (min: zero, max: one)
+            var cubeBounds = (min: zero, max: one)
+            if shaperSize != nil {
+                if let shaperRange {
+                    shaperBounds = (SIMD3(repeating: shaperRange.min), SIMD3(repeating: shaperRange.max))
+                } else {
+                    shaperBounds = domain
+                }
+            }
+            if let cubeRange {
+                cubeBounds = (SIMD3(repeating: cubeRange.min), SIMD3(repeating: cubeRange.max))
+            } else if shaperSize == nil {
+                cubeBounds = domain
+            }
+            // Ranges from *_INPUT_RANGE were checked where they were read; only a DOMAIN pair that
+            // is in use can still be inverted.
+            let domainInUse = shaperSize != nil ? shaperRange == nil : cubeRange == nil
+            if domainInUse, domainLine > 0, any(domain.max .<= domain.min) {
+                throw .malformed(path: path, line: domainLine,
+                                 reason: "DOMAIN_MAX \(Self.describe(domain.max)) is not above DOMAIN_MIN "
+                                    + "\(Self.describe(domain.min)) in every channel")
+            }
+            return Layout(shaperSize: shaperSize?.value ?? 0, cubeSize: cubeSize?.value ?? 0,
+                          shaperMin: shaperBounds.min, shaperMax: shaperBounds.max,
+                          domainMin: cubeBounds.min, domainMax: cubeBounds.max)
+        }
+
+        private static func size(_ scanner: TextLineScanner, range: ClosedRange<Int>, path: String) throws(LUTFileError) -> Int {
+            let tokens = scanner.tokens
+            let keyword = scanner.keyword(tokens[0])
+            guard tokens.count == 2, let size = scanner.integer(tokens[1]) else {
+                throw .malformed(path: path, line: scanner.lineNumber,
+                                 reason: "\(keyword) needs one whole number, e.g. \(keyword) 33")
+            }
+            guard range.contains(size) else {
+                throw .malformed(path: path, line: scanner.lineNumber,
+                                 reason: "\(keyword) \(size) is outside \(range.lowerBound)...\(range.upperBound)")
+            }
+            return size
+        }
+
+        private static func numbers(_ scanner: TextLineScanner, count: Int, path: String) throws(LUTFileError) -> [Double] {
+            let tokens = scanner.tokens
+            let keyword = scanner.keyword(tokens[0])
+            var numbers: [Double] = []
+            for token in tokens.dropFirst() {
+                guard let number = scanner.double(token) else {
+                    throw .malformed(path: path, line: scanner.lineNumber,
+                                     reason: "\(keyword): '\(scanner.string(token))' is not a number")
+                }
+                numbers.append(number)
+            }
+            guard numbers.count == count else {
+                throw .malformed(path: path, line: scanner.lineNumber,
+                                 reason: "\(keyword) needs \(count) numbers, found \(numbers.count)")
+            }
+            return numbers
+        }
+
+        private static func describe(_ value: SIMD3<Double>) -> String {
+            "\(value.x) \(value.y) \(value.z)"
+        }
+    }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Messages for the user on standard error, never standard output (which may carry frame data).
+enum Diagnostics {
+    static func note(_ text: String) {
+        write("colorcube: \(text)\n")
+    }
+
+    static func warning(_ text: String) {
+        write("colorcube: warning: \(text)\n")
+    }
+
+    static func error(_ text: String) {
+        write("colorcube: error: \(text)\n")
+    }
+
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+    }
+}
+
+extension Diagnostics {
+    /// `value` with `places` decimals, rounded half away from zero ("1.25").
+    static func decimal(_ value: Double, places: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int((abs(value) * scale).rounded())
+        let digits = String(scaled)
+        let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
+        let sign = value < 0 && scaled != 0 ? "-" : ""
+        guard places > 0 else { return sign + padded }
+        return sign + padded.dropLast(places) + "." + padded.suffix(places)
+    }
+}
