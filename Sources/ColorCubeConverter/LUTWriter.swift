@@ -12,7 +12,7 @@ public enum LUTWriter {
             case .raw:
                 try RawCubeFormat.write(table, to: temporary, displayPath: path)
             case .cube:
-                try CubeTextFormatPending.write(table, title: title, to: temporary, displayPath: path)
+                try CubeTextFormat.write(table, title: title, to: temporary, displayPath: path)
             case .threeDL, .hald, .icc:
                 throw ConversionError.unsupportedOutput(path: path, reason: "\(format.rawValue) output is not available yet")
             }

@@ -1,3 +1,4 @@
+import ArgumentParser
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -35,5 +36,28 @@ extension Diagnostics {
         let sign = value < 0 && scaled != 0 ? "-" : ""
         guard places > 0 else { return sign + padded }
         return sign + padded.dropLast(places) + "." + padded.suffix(places)
+    }
+}
+
+extension Diagnostics {
+    /// Runs a command's work; a library error becomes one "colorcube: error:" line and exit status 1.
+    /// Argument parser errors and exit codes pass through.
+    static func reportingFailures(_ body: () throws -> Void) throws {
+        do {
+            try body()
+        } catch let exit as ExitCode {
+            throw exit
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            Diagnostics.error(String(describing: error))
+            throw ExitCode.failure
+        }
+    }
+
+    /// The message for a failure with one file; errors that do not name a file get its path.
+    static func message(for error: any Error, path: String) -> String {
+        let text = String(describing: error)
+        return text.contains(path) ? text : "\(path): \(text)"
     }
 }

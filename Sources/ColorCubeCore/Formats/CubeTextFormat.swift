@@ -177,13 +177,20 @@ public enum CubeTextFormat {
     ///   lines than the sizes call for. Too few data lines, or no size at all, are reported at the
     ///   file's last line.
     public static func parseContents(_ bytes: [UInt8], path: String) throws(LUTFileError) -> Contents {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(LUTFileError) -> Contents in
+            try parseContents(buffer, path: path)
+        }
+    }
+
+    private static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
         var header = Header()
         var layout: Layout?
         var shaperEntries: [SIMD3<Float>] = []
         var values: [Float] = []
         while scanner.nextLine() {
-            guard let first = scanner.tokens.first else { continue }
+            guard scanner.tokenCount > 0 else { continue }
+            let first = scanner.token(0)
             let line = scanner.lineNumber
             guard scanner.startsNumber(first) else {
                 guard layout == nil else {
@@ -202,13 +209,13 @@ public enum CubeTextFormat {
                 values.reserveCapacity(current.cubeEntryCount * 4)
                 layout = current
             }
-            guard scanner.tokens.count == 3 else {
+            guard scanner.tokenCount == 3 else {
                 throw .malformed(path: path, line: line,
-                                 reason: "expected 3 values (red green blue), found \(scanner.tokens.count)")
+                                 reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
             }
             var rgb = SIMD3<Float>()
             for channel in 0..<3 {
-                let token = scanner.tokens[channel]
+                let token = scanner.token(channel)
                 guard let value = scanner.double(token), Float(value).isFinite else {
                     throw .malformed(path: path, line: line, reason: "'\(scanner.string(token))' is not a number")
                 }

@@ -9,71 +9,110 @@ import Darwin
 /// Lines end at LF, CR LF or a lone CR; a UTF-8 byte order mark at the start is skipped. `#` starts
 /// a comment that runs to the end of the line, except inside double quotes (a .cube TITLE may hold
 /// `#`). Numbers are read by `double(_:)` and `integer(_:)`, which never consult the C locale.
+///
+/// The scanner reads `bytes` without owning them: use it only inside the `withUnsafeBufferPointer`
+/// call that produced them. A 256-cube is 16.7 million lines, so the hot path keeps the first four
+/// tokens of a line inline instead of in an array.
 struct TextLineScanner {
-    let bytes: [UInt8]
+    private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     /// 1-based number of the line `nextLine()` last moved to; once it returns false, the number of
     /// lines in the file (a final line ending does not start another line).
     private(set) var lineNumber = 0
-    /// Tokens of the current line, comments removed.
-    private(set) var tokens: [Range<Int>] = []
-    /// The current line without its comment and line ending.
-    private(set) var content: Range<Int> = 0..<0
+    /// How many tokens the current line has, comments removed.
+    private(set) var tokenCount = 0
+    private var starts = SIMD4<Int>()
+    private var ends = SIMD4<Int>()
+    /// Tokens after the fourth, for the lines that have them (a .3dl shaper, malformed lines).
+    private var extraTokens: [Range<Int>] = []
+    /// Where the current line ends, without its comment and line ending.
+    private var contentEnd = 0
 
-    init(_ bytes: [UInt8]) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
-        tokens.reserveCapacity(8)
     }
 
     /// The line number to report for a problem found at the end of the file (1 for an empty file).
     var endOfFileLine: Int { max(1, lineNumber) }
 
+    /// Token `index` (0..<tokenCount) of the current line.
+    @inline(__always)
+    func token(_ index: Int) -> Range<Int> {
+        index < 4 ? starts[index]..<ends[index] : extraTokens[index - 4]
+    }
+
+    /// All tokens of the current line.
+    var tokens: [Range<Int>] {
+        (0..<tokenCount).map(token)
+    }
+
     /// Moves to the next line and splits it; false at the end of the file.
     mutating func nextLine() -> Bool {
-        guard position < bytes.count else { return false }
+        let count = bytes.count
+        guard position < count else { return false }
         lineNumber += 1
-        tokens.removeAll(keepingCapacity: true)
-        let start = position
-        var end = -1
+        tokenCount = 0
         var tokenStart = -1
         var inQuotes = false
-        while position < bytes.count {
+        var end = -1
+        while position < count {
             let byte = bytes[position]
+            // Digits, letters, signs and points are all above '#': one comparison for most bytes.
+            if byte > UInt8(ascii: "#") || byte == UInt8(ascii: "!") {
+                if tokenStart < 0 { tokenStart = position }
+                position += 1
+                continue
+            }
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-            if end < 0 {
-                if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
-                if byte == UInt8(ascii: "#") && !inQuotes {
-                    end = position
-                    if tokenStart >= 0 { tokens.append(tokenStart..<position) }
-                    tokenStart = -1
-                } else if Self.isSpace(byte) {
-                    if tokenStart >= 0 { tokens.append(tokenStart..<position) }
-                    tokenStart = -1
-                } else if tokenStart < 0 {
-                    tokenStart = position
-                }
+            if byte == UInt8(ascii: "\"") {
+                inQuotes.toggle()
+                if tokenStart < 0 { tokenStart = position }
+            } else if byte == UInt8(ascii: "#") && !inQuotes {
+                end = position
+                break
+            } else if byte == UInt8(ascii: "#") {
+                if tokenStart < 0 { tokenStart = position }
+            } else if Self.isSpace(byte) {
+                if tokenStart >= 0 { addToken(tokenStart..<position) }
+                tokenStart = -1
+            } else if tokenStart < 0 {
+                tokenStart = position  // other control bytes make a token that fails to parse
             }
             position += 1
         }
-        if end < 0 {
-            end = position
-            if tokenStart >= 0 { tokens.append(tokenStart..<position) }
+        if end < 0 { end = position }
+        if tokenStart >= 0 { addToken(tokenStart..<end) }
+        contentEnd = end
+        // Skip the comment, if any, and the line ending.
+        while position < count, bytes[position] != UInt8(ascii: "\n"), bytes[position] != UInt8(ascii: "\r") {
+            position += 1
         }
-        content = start..<end
-        if position < bytes.count {
+        if position < count {
             let terminator = bytes[position]
             position += 1
-            if terminator == UInt8(ascii: "\r"), position < bytes.count, bytes[position] == UInt8(ascii: "\n") {
+            if terminator == UInt8(ascii: "\r"), position < count, bytes[position] == UInt8(ascii: "\n") {
                 position += 1
             }
         }
         return true
     }
 
+    @inline(__always)
+    private mutating func addToken(_ range: Range<Int>) {
+        if tokenCount < 4 {
+            starts[tokenCount] = range.lowerBound
+            ends[tokenCount] = range.upperBound
+        } else {
+            if tokenCount == 4 { extraTokens.removeAll(keepingCapacity: true) }
+            extraTokens.append(range)
+        }
+        tokenCount += 1
+    }
+
     /// The token's text, with invalid UTF-8 repaired.
     func string(_ token: Range<Int>) -> String {
-        String(decoding: bytes[token], as: UTF8.self)
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[token]), as: UTF8.self)
     }
 
     /// The token's text in upper case, for keywords that files spell in either case.
@@ -81,11 +120,24 @@ struct TextLineScanner {
         string(token).uppercased()
     }
 
+    /// True when the token is `word` in any case (`word` is upper-case ASCII).
+    func token(_ token: Range<Int>, is word: StaticString) -> Bool {
+        guard token.count == word.utf8CodeUnitCount else { return false }
+        var index = token.lowerBound
+        for letter in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            var byte = bytes[index]
+            if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") { byte -= 32 }
+            guard byte == letter else { return false }
+            index += 1
+        }
+        return true
+    }
+
     /// The current line after `token`, with surrounding spaces removed and, when it starts with a
     /// double quote, cut to the text between that quote and the next one (or the end of the line).
     func quotedRest(after token: Range<Int>) -> String {
         var start = token.upperBound
-        var end = content.upperBound
+        var end = contentEnd
         while start < end, Self.isSpace(bytes[start]) { start += 1 }
         while end > start, Self.isSpace(bytes[end - 1]) { end -= 1 }
         if start < end, bytes[start] == UInt8(ascii: "\"") {
@@ -94,7 +146,7 @@ struct TextLineScanner {
             while close < end, bytes[close] != UInt8(ascii: "\"") { close += 1 }
             end = close
         }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return string(start..<end)
     }
 
     /// True when the token starts like a number (a digit, sign or decimal point) rather than a
@@ -163,9 +215,9 @@ struct TextLineScanner {
             exponent += negativeExponent ? -written : written
         }
         if mantissa == 0 { return negative ? -0.0 : 0 }
-        if significant <= 19, mantissa <= 1 << 53, (-22...22).contains(exponent) {
+        if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let value = Double(mantissa)
-            let scaled = exponent < 0 ? value / Self.powersOfTen[-exponent] : value * Self.powersOfTen[exponent]
+            let scaled = exponent < 0 ? value / Self.powerOfTen(-exponent) : value * Self.powerOfTen(exponent)
             return negative ? -scaled : scaled
         }
         return slowDouble(token)
@@ -197,10 +249,35 @@ struct TextLineScanner {
         return value
     }
 
-    private static let powersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^exponent for 0...22, all exact Doubles.
+    @inline(__always)
+    private static func powerOfTen(_ exponent: Int) -> Double {
+        switch exponent {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
 
     @inline(__always)
     static func isDigit(_ byte: UInt8) -> Bool {

@@ -118,17 +118,31 @@ public enum ThreeDLFormat {
             try writer.appendInteger(Int((Double(index * shaperMaximum) / Double(size - 1)).rounded()))
         }
         try writer.append(byte: UInt8(ascii: "\n"))
-        for r in 0..<size {
-            for g in 0..<size {
-                for b in 0..<size {
-                    let entry = table.entry(at: ColorCube.redFastestIndex(r: r, g: g, b: b, size: size))
-                    try writer.appendInteger(code(entry.x, scale: scale))
-                    try writer.append(byte: UInt8(ascii: " "))
-                    try writer.appendInteger(code(entry.y, scale: scale))
-                    try writer.append(byte: UInt8(ascii: " "))
-                    try writer.appendInteger(code(entry.z, scale: scale))
-                    try writer.append(byte: UInt8(ascii: "\n"))
+        // The file runs blue fastest and the table red fastest, so reading the table in file order
+        // would jump size^2 entries on every line. Instead copy a slab of a few red values in
+        // table order (runs of consecutive entries), then write the slab out in file order.
+        let slabWidth = max(1, min(size, (1 << 20) / (size * size)))
+        var slab = [UInt16](repeating: 0, count: slabWidth * size * size * 3)
+        for redStart in stride(from: 0, to: size, by: slabWidth) {
+            let width = min(slabWidth, size - redStart)
+            for b in 0..<size {
+                for g in 0..<size {
+                    for r in 0..<width {
+                        let entry = table.entry(at: ColorCube.redFastestIndex(r: redStart + r, g: g, b: b, size: size))
+                        let offset = 3 * ((r * size + g) * size + b)
+                        slab[offset] = code(entry.x, scale: scale)
+                        slab[offset + 1] = code(entry.y, scale: scale)
+                        slab[offset + 2] = code(entry.z, scale: scale)
+                    }
                 }
+            }
+            for offset in stride(from: 0, to: width * size * size * 3, by: 3) {
+                try writer.appendInteger(Int(slab[offset]))
+                try writer.append(byte: UInt8(ascii: " "))
+                try writer.appendInteger(Int(slab[offset + 1]))
+                try writer.append(byte: UInt8(ascii: " "))
+                try writer.appendInteger(Int(slab[offset + 2]))
+                try writer.append(byte: UInt8(ascii: "\n"))
             }
         }
         if meshBits != nil {
@@ -137,12 +151,13 @@ public enum ThreeDLFormat {
         try writer.close()
     }
 
-    /// The code value for `value`, clamped to 0...scale; NaN gives 0.
-    private static func code(_ value: Float, scale: Double) -> Int {
+    /// The code value for `value`, clamped to 0...scale (at most 65535); NaN gives 0.
+    @inline(__always)
+    private static func code(_ value: Float, scale: Double) -> UInt16 {
         var clamped = Double(value)
         if !(clamped > 0) { clamped = 0 }  // also NaN
         if clamped > 1 { clamped = 1 }
-        return Int((clamped * scale).rounded())
+        return UInt16(clamped * scale + 0.5)
     }
 
     // MARK: Reading
@@ -178,6 +193,12 @@ public enum ThreeDLFormat {
     ///   or not strictly increasing; a data line without exactly three values; more data lines
     ///   than the shaper calls for. Too few data lines (or none) are reported at the last line.
     public static func parseContents(_ bytes: [UInt8], path: String) throws(LUTFileError) -> Contents {
+        try bytes.withUnsafeBufferPointer { (buffer) throws(LUTFileError) -> Contents in
+            try parseContents(buffer, path: path)
+        }
+    }
+
+    private static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
         var meshBitDepth: Int?
         var shaper: [Int]?
@@ -185,13 +206,12 @@ public enum ThreeDLFormat {
         var codes: [Float] = []
         var expectedTriples: Int?
         let maximumTriples = 256 * 256 * 256 + 1
-        var numbers: [Int] = []
         while scanner.nextLine() {
-            guard let first = scanner.tokens.first else { continue }
+            guard scanner.tokenCount > 0 else { continue }
+            let first = scanner.token(0)
             let line = scanner.lineNumber
-            let keyword = scanner.keyword(first)
-            if keyword == "3DMESH" || !scanner.startsNumber(first) {
-                switch keyword {
+            if !scanner.startsNumber(first) || scanner.token(first, is: "3DMESH") {
+                switch scanner.keyword(first) {
                 case "3DMESH", "LUT8", "LUT10", "LUT12", "LUT16", "GAMMA":
                     continue
                 case "MESH":
@@ -209,36 +229,34 @@ public enum ThreeDLFormat {
                         + "a .3dl holds only 3DMESH, Mesh, LUT8 and gamma lines besides its numbers")
                 }
             }
-            numbers.removeAll(keepingCapacity: true)
-            for token in scanner.tokens {
-                guard let number = scanner.integer(token) else {
-                    throw .malformed(path: path, line: line,
-                                     reason: "'\(scanner.string(token))' is not a whole-number code value")
+            let isFirstNumberLine = shaper == nil && firstLine == nil && codes.isEmpty
+            if isFirstNumberLine, scanner.tokenCount != 3 {
+                var numbers: [Int] = []
+                for index in 0..<scanner.tokenCount {
+                    numbers.append(try integer(scanner, index, path: path))
                 }
-                numbers.append(number)
+                try checkShaper(numbers, path: path, line: line)
+                shaper = numbers
+                expectedTriples = numbers.count * numbers.count * numbers.count
+                codes.reserveCapacity(numbers.count * numbers.count * numbers.count * 3)
+                continue
             }
-            if shaper == nil, firstLine == nil, codes.isEmpty {
-                if numbers.count == 3 {
-                    firstLine = numbers
-                } else {
-                    try checkShaper(numbers, path: path, line: line)
-                    shaper = numbers
-                    expectedTriples = numbers.count * numbers.count * numbers.count
-                    codes.reserveCapacity(numbers.count * numbers.count * numbers.count * 3)
-                }
-                if shaper != nil { continue }
+            guard scanner.tokenCount == 3 else {
+                throw .malformed(path: path, line: line,
+                                 reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
             }
-            guard numbers.count == 3 else {
-                throw .malformed(path: path, line: line, reason: "expected 3 values (red green blue), found \(numbers.count)")
-            }
+            let red = try integer(scanner, 0, path: path)
+            let green = try integer(scanner, 1, path: path)
+            let blue = try integer(scanner, 2, path: path)
+            if isFirstNumberLine { firstLine = [red, green, blue] }
             guard codes.count / 3 < (expectedTriples ?? maximumTriples) else {
                 let reason = expectedTriples.map { "more data lines than the \($0) a shaper of \(shaper?.count ?? 0) values calls for" }
                     ?? "more data lines than the largest lattice, 256^3"
                 throw .malformed(path: path, line: line, reason: reason)
             }
-            codes.append(Float(numbers[0]))
-            codes.append(Float(numbers[1]))
-            codes.append(Float(numbers[2]))
+            codes.append(Float(red))
+            codes.append(Float(green))
+            codes.append(Float(blue))
         }
         let endLine = scanner.endOfFileLine
         guard shaper != nil || !codes.isEmpty else {
@@ -299,6 +317,16 @@ public enum ThreeDLFormat {
         case ..<8192: 12
         default: 16
         }
+    }
+
+    /// Token `index` of the current line as a code value.
+    private static func integer(_ scanner: TextLineScanner, _ index: Int, path: String) throws(LUTFileError) -> Int {
+        let token = scanner.token(index)
+        guard let number = scanner.integer(token) else {
+            throw .malformed(path: path, line: scanner.lineNumber,
+                             reason: "'\(scanner.string(token))' is not a whole-number code value")
+        }
+        return number
     }
 
     private static func checkShaper(_ shaper: [Int], path: String, line: Int) throws(LUTFileError) {

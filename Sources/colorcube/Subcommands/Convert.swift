@@ -37,6 +37,10 @@ extension ColorCubeCommand {
         }
 
         func run() throws {
+            try Diagnostics.reportingFailures { try work() }
+        }
+
+        private func work() throws {
             let (path, format) = try outputPathAndFormat()
             let options = ReferenceDecoder.Options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha)
             let result = try ReferenceDecoder.decode(path: input, options: options)

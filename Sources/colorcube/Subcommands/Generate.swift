@@ -35,6 +35,10 @@ extension ColorCubeCommand {
         }
 
         func run() throws {
+            try Diagnostics.reportingFailures { try work() }
+        }
+
+        private func work() throws {
             if all {
                 let folder = output ?? "."
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

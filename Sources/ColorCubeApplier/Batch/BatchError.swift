@@ -1,0 +1,23 @@
+/// Problems with a batch found before any image is written.
+public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+    case noInputs
+    case missingInput(path: String)
+    /// Two inputs would be written to the same output path.
+    case outputCollision(first: String, second: String, output: String)
+    /// The output folder lies inside an input folder.
+    case outputInsideInput(output: String, input: String)
+
+    public var description: String {
+        switch self {
+        case .noInputs:
+            "no input images given"
+        case .missingInput(let path):
+            "\(path): no such file or folder"
+        case .outputCollision(let first, let second, let output):
+            "\(first) and \(second) would both be written to \(output); rename one, or apply them in separate runs"
+        case .outputInsideInput(let output, let input):
+            "the output folder \(output) is inside the input folder \(input), so a later run would take outputs "
+                + "for inputs; choose an output folder outside it"
+        }
+    }
+}

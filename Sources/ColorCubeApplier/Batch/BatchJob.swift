@@ -1,0 +1,12 @@
+import ColorCubeImaging
+
+/// One image to process: where it comes from, where it goes, and the relative path that names it
+/// in messages and decides its shard.
+public struct BatchJob: Sendable, Equatable {
+    public var input: String
+    public var output: String
+    /// The path below the output root ("a/b.jpg"), the same on every machine for the same inputs.
+    public var relativePath: String
+    /// The output format; nil keeps the input's.
+    public var outputFormat: ImageFormat?
+}

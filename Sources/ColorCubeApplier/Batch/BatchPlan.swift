@@ -1,0 +1,130 @@
+import ColorCubeCore
+import ColorCubeImaging
+import Foundation
+
+/// Turns the user's inputs (files and folders, mixed) and one output into the list of images to
+/// process, checking before anything is written that no two inputs share an output and that no
+/// output would land on an input.
+///
+/// - One input file and an output with an image extension: that file, in the format the extension
+///   names.
+/// - Otherwise the output is a folder mirroring the inputs: a single input folder's tree lands
+///   directly in it; with several inputs each folder becomes OUTPUT/<its name>/ and loose files land
+///   in OUTPUT.
+/// - Folders are walked recursively; hidden files and folders are skipped, and so are files that are
+///   not PNG or JPEG by content. Files named directly are always taken (a bad one fails in the run).
+public struct BatchPlan: Sendable {
+    public private(set) var jobs: [BatchJob]
+    /// True when the output names a single file rather than a folder.
+    public let singleFile: Bool
+
+    /// Plans the batch.
+    /// - Throws: `BatchError` naming the inputs or output at fault.
+    public init(inputs: [String], output: String, shard: Shard? = nil) throws {
+        guard !inputs.isEmpty else { throw BatchError.noInputs }
+        let fileManager = FileManager.default
+        func isFolder(_ path: String) -> Bool {
+            var folder: ObjCBool = false
+            return fileManager.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+        }
+        for input in inputs where !fileManager.fileExists(atPath: input) {
+            throw BatchError.missingInput(path: input)
+        }
+        let outputFormat = ImageFormat(pathExtension: FilePath.pathExtension(output))
+        if inputs.count == 1, !isFolder(inputs[0]), outputFormat != nil, !isFolder(output) {
+            singleFile = true
+            jobs = [BatchJob(input: inputs[0], output: output, relativePath: FilePath.split(output).name,
+                             outputFormat: outputFormat)]
+        } else {
+            singleFile = false
+            var planned: [BatchJob] = []
+            let folders = inputs.filter(isFolder)
+            for input in inputs {
+                if isFolder(input) {
+                    let prefix = folders.count == 1 && inputs.count == 1 ? "" : Self.folderName(input) + "/"
+                    for relative in Self.walk(input) {
+                        let path = Self.join(input, relative)
+                        guard ImageFormat(sniffing: path) != nil else { continue }
+                        planned.append(BatchJob(input: path, output: Self.join(output, prefix + relative),
+                                                relativePath: prefix + relative, outputFormat: nil))
+                    }
+                } else {
+                    let name = FilePath.split(input).name
+                    planned.append(BatchJob(input: input, output: Self.join(output, name), relativePath: name,
+                                            outputFormat: nil))
+                }
+            }
+            jobs = planned
+            try Self.refuseOutputInsideInputs(output: output, folders: folders)
+        }
+        try Self.refuseCollisions(jobs)
+        try Self.refuseOverwritingInputs(jobs)
+        if let shard {
+            jobs = jobs.filter { shard.contains($0.relativePath) }
+        }
+    }
+
+    /// Relative paths of the regular files below `root`, hidden entries skipped, sorted.
+    static func walk(_ root: String) -> [String] {
+        var found: [String] = []
+        let fileManager = FileManager.default
+        func visit(_ relative: String) {
+            let folder = relative.isEmpty ? root : join(root, relative)
+            guard let names = try? fileManager.contentsOfDirectory(atPath: folder) else { return }
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let child = relative.isEmpty ? name : relative + "/" + name
+                var isFolder: ObjCBool = false
+                guard fileManager.fileExists(atPath: join(root, child), isDirectory: &isFolder) else { continue }
+                if isFolder.boolValue {
+                    visit(child)
+                } else {
+                    found.append(child)
+                }
+            }
+        }
+        visit("")
+        return found
+    }
+
+    static func join(_ folder: String, _ relative: String) -> String {
+        folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+    }
+
+    static func folderName(_ path: String) -> String {
+        var trimmed = path
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let name = FilePath.split(trimmed).name
+        return name == "." || name.isEmpty ? URL(fileURLWithPath: trimmed).standardizedFileURL.lastPathComponent : name
+    }
+
+    private static func refuseCollisions(_ jobs: [BatchJob]) throws {
+        var seen: [String: String] = [:]
+        for job in jobs {
+            let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
+            if let other = seen[key] {
+                throw BatchError.outputCollision(first: other, second: job.input, output: job.output)
+            }
+            seen[key] = job.input
+        }
+    }
+
+    private static func refuseOverwritingInputs(_ jobs: [BatchJob]) throws {
+        let inputs = Set(jobs.map { URL(fileURLWithPath: $0.input).standardizedFileURL.path })
+        for job in jobs {
+            if inputs.contains(URL(fileURLWithPath: job.output).standardizedFileURL.path)
+                || OutputSafety.sameFile(job.input, job.output) {
+                throw SafetyError.outputIsInput(path: job.output)
+            }
+        }
+    }
+
+    private static func refuseOutputInsideInputs(output: String, folders: [String]) throws {
+        let target = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path + "/"
+        for folder in folders {
+            let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path + "/"
+            if target.hasPrefix(root) {
+                throw BatchError.outputInsideInput(output: output, input: folder)
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ColorCubeImaging
+import Dispatch
+import Foundation
+
+/// Runs a batch with a fixed number of images in flight, so memory stays bounded by about `jobs`
+/// decoded images however large the folder. One bad file never stops the batch: its error is
+/// reported and the rest go on.
+public struct BatchRunner: Sendable {
+    /// What happened to one job.
+    public enum Outcome: Sendable {
+        case done
+        /// The output existed and `skipExisting` was set.
+        case skipped
+        case failed(any Error)
+    }
+
+    /// Counts for the summary line.
+    public struct Summary: Sendable, Equatable {
+        public var done = 0
+        public var skipped = 0
+        public var failed = 0
+        public var total: Int { done + skipped + failed }
+    }
+
+    public let applier: ImageApplier
+    /// Images processed at once (at least 1).
+    public let jobs: Int
+    /// Leave outputs that already exist untouched, so an interrupted batch resumes.
+    public let skipExisting: Bool
+
+    public init(applier: ImageApplier, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, skipExisting: Bool = false) {
+        self.applier = applier
+        self.jobs = max(1, jobs)
+        self.skipExisting = skipExisting
+    }
+
+    /// Processes every job of `plan`; `report` is called once per job as it ends, one call at a time.
+    public func run(_ plan: BatchPlan, report: (BatchJob, Outcome) -> Void) -> Summary {
+        let jobsList = plan.jobs
+        let lock = NSLock()
+        var next = 0
+        var summary = Summary()
+        let workers = min(jobs, max(jobsList.count, 1))
+        // One image splits across cores only when it is alone in flight.
+        let splitImages = workers == 1
+        withoutActuallyEscaping(report) { report in
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                while true {
+                    lock.lock()
+                    let index = next
+                    next += 1
+                    lock.unlock()
+                    guard index < jobsList.count else { return }
+                    let job = jobsList[index]
+                    let outcome = process(job, parallel: splitImages)
+                    lock.lock()
+                    switch outcome {
+                    case .done: summary.done += 1
+                    case .skipped: summary.skipped += 1
+                    case .failed: summary.failed += 1
+                    }
+                    report(job, outcome)
+                    lock.unlock()
+                }
+            }
+        }
+        return summary
+    }
+
+    private func process(_ job: BatchJob, parallel: Bool) -> Outcome {
+        let fileManager = FileManager.default
+        if skipExisting, fileManager.fileExists(atPath: job.output) { return .skipped }
+        do {
+            let folder = (job.output as NSString).deletingLastPathComponent
+            if !folder.isEmpty, !fileManager.fileExists(atPath: folder) {
+                try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            }
+            try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat, parallel: parallel)
+            return .done
+        } catch {
+            return .failed(error)
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import ColorCubeCore
+import ColorCubeImaging
+
+/// Applies a look to image files and decoded images: colour management in, the LUT engine, and
+/// the output written in the requested format with the input's metadata.
+public struct ImageApplier: Sendable {
+    /// How images are read and written.
+    public struct Options: Sendable {
+        /// Apply the look to the code values as stored, keeping the input's colour tag, instead of
+        /// converting an embedded profile to sRGB first.
+        public var ignoreProfile: Bool
+        /// JPEG quality, 1...100.
+        public var quality: Int
+
+        public init(ignoreProfile: Bool = false, quality: Int = 92) {
+            self.ignoreProfile = ignoreProfile
+            self.quality = quality
+        }
+    }
+
+    public let engine: LUTEngine
+    public let options: Options
+
+    public init(engine: LUTEngine, options: Options = Options()) {
+        self.engine = engine
+        self.options = options
+    }
+
+    /// Applies the look to a decoded image in place, at its own bit depth (16-bit images are never
+    /// reduced to 8 bits). Alpha is unchanged. Brings an embedded profile to sRGB first unless
+    /// `options.ignoreProfile`; the result is tagged sRGB in that case.
+    /// - Parameter path: names the image in errors.
+    public func apply(to image: inout RasterImage, path: String = "image", parallel: Bool = true) throws {
+        if !options.ignoreProfile {
+            try ColorConversion.convertToSRGB(&image, path: path)
+            image.colorSpace = .sRGB
+            image.metadata.pngGamma = nil
+            image.metadata.pngChromaticities = nil
+        }
+        let layout: PixelLayout = image.channels == 4 ? .rgba : .rgb
+        let count = image.pixelCount
+        switch image.pixels {
+        case .eight(var samples):
+            image.pixels = .eight([])  // drop the second reference so the buffer is mutated in place
+            samples.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                engine.apply(UnsafePointer(base), to: base, pixelCount: count, layout: layout, parallel: parallel)
+            }
+            image.pixels = .eight(samples)
+        case .sixteen(var samples):
+            image.pixels = .sixteen([])
+            samples.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                engine.apply(UnsafePointer(base), to: base, pixelCount: count, layout: layout, parallel: parallel)
+            }
+            image.pixels = .sixteen(samples)
+        }
+    }
+
+    /// Reads `input`, applies the look and writes `output` atomically (temporary name, then rename).
+    /// - Parameter outputFormat: the format to write; nil keeps the input's.
+    /// - Throws: `ImageError` naming the file at fault.
+    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true) throws {
+        guard let inputFormat = ImageFormat(sniffing: input) else {
+            if BinaryFile.readPrefix(path: input, count: 1) == nil {
+                throw ImageError.cannotOpen(path: input, reason: "no such file or not readable")
+            }
+            throw ImageError.notAnImage(path: input)
+        }
+        var image = try ImageApplier.read(input, format: inputFormat)
+        try apply(to: &image, path: input, parallel: parallel)
+        let format = outputFormat ?? inputFormat
+        MetadataBridge.adapt(&image.metadata, from: inputFormat, to: format)
+        try AtomicFile.write(to: output) { temporary in
+            switch format {
+            case .png:
+                try PNGFile.write(image, to: temporary, displayPath: output)
+            case .jpeg:
+                // Chroma no coarser than the input's: a JPEG keeps its subsampling, a PNG gets 4:4:4.
+                let subsampling = inputFormat == .jpeg ? image.metadata.jpegSubsampling ?? (2, 2) : (1, 1)
+                try JPEGFile.write(image, to: temporary, displayPath: output, quality: options.quality,
+                                   subsampling: subsampling)
+            }
+        }
+    }
+
+    static func read(_ path: String, format: ImageFormat) throws -> RasterImage {
+        switch format {
+        case .png: try PNGFile.read(path: path)
+        case .jpeg: try JPEGFile.read(path: path)
+        }
+    }
+}

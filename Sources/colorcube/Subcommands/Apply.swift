@@ -1,0 +1,123 @@
+import ArgumentParser
+import ColorCubeApplier
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeImaging
+import Foundation
+
+extension ColorCubeCommand {
+    struct Apply: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply a look to images, photo folders or raw video frames.",
+            discussion: """
+                LOOK is an edited reference PNG, a .cube, .3dl or raw Core Image cube file (.bin/.raw). \
+                INPUT may be image files and folders, mixed; folders are walked recursively. One input \
+                file and an -o with an image extension writes that file; otherwise -o is a folder \
+                mirroring the inputs. With --raw, frames are read from -i (default stdin) and written \
+                to -o (default stdout).
+                """
+        )
+
+        @Argument(help: "The look: reference PNG, .cube, .3dl or .bin/.raw.")
+        var look: String
+
+        @Argument(help: "Images and folders to process.")
+        var inputs: [String] = []
+
+        @Option(name: .shortAndLong, help: "Output image or folder; with --raw, the output stream (- for stdout).")
+        var output: String?
+
+        @OptionGroup var engineOptions: EngineOptions
+
+        @Option(help: "Images processed at once (default: the number of cores).")
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(help: "Leave outputs that already exist untouched (resume an interrupted batch).")
+        var skipExisting = false
+
+        @Option(help: "Process only shard K of N (K from 0 to N-1), chosen by a stable hash of each file's relative path.")
+        var shard: String?
+
+        @Flag(help: "Apply the look to the code values as stored, keeping an embedded ICC profile, instead of converting to sRGB.")
+        var ignoreProfile = false
+
+        @Option(help: "JPEG quality, 1 to 100.")
+        var quality: Int = 92
+
+        @OptionGroup var rawOptions: RawStreamOptions
+
+        func validate() throws {
+            if rawOptions.raw != nil {
+                guard inputs.isEmpty else {
+                    throw ValidationError("--raw reads frames from -i (or stdin), not from INPUT arguments: \(inputs.joined(separator: " "))")
+                }
+                return
+            }
+            guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT image or folder (or --raw for frames)") }
+            guard output != nil else { throw ValidationError("give the output image or folder with -o") }
+            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+            guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+            if let shard, Shard(parsing: shard) == nil {
+                throw ValidationError("invalid --shard \(shard); use K/N with 0 <= K < N, e.g. 0/4")
+            }
+        }
+
+        func run() throws {
+            try Diagnostics.reportingFailures {
+                let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile)
+                if rawOptions.raw != nil {
+                    try runRaw(engine: engine)
+                } else {
+                    try runImages(engine: engine)
+                }
+            }
+        }
+
+        private func runImages(engine: LUTEngine) throws {
+            guard let output else { return }
+            let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)))
+            let applier = ImageApplier(engine: engine, options: .init(ignoreProfile: ignoreProfile, quality: quality))
+            let runner = BatchRunner(applier: applier, jobs: jobs, skipExisting: skipExisting)
+            let progress = ProgressLine(total: plan.jobs.count)
+            let summary = runner.run(plan) { job, outcome in
+                if case .failed(let error) = outcome {
+                    progress.clear()
+                    Diagnostics.error(Diagnostics.message(for: error, path: job.input))
+                }
+                progress.advance()
+            }
+            progress.clear()
+            if !plan.singleFile {
+                Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed")
+            }
+            if summary.failed > 0 { throw ExitCode.failure }
+        }
+    }
+}
+
+/// Options that choose and shape the LUT engine, shared by every command that applies a look.
+struct EngineOptions: ParsableArguments {
+    @Option(help: "Interpolation: trilinear (Core Image's), tetrahedral or nearest.")
+    var interpolation: Interpolation = .trilinear
+
+    @Option(help: "Strength of the look, 0 to 1: out = in + S * (look(in) - in).")
+    var strength: Float = 1
+
+    func validate() throws {
+        guard (0...1).contains(strength) else { throw ValidationError("--strength must be between 0 and 1, got \(strength)") }
+    }
+
+    /// Reads the look once and prepares the engine; reports what was noticed about the look.
+    func loadEngine(look: String, ignoreProfile: Bool) throws -> LUTEngine {
+        let loaded = try LUTReader.read(path: look, referenceOptions: .init(ignoreProfile: ignoreProfile))
+        if let profile = loaded.convertedFromProfile {
+            Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
+        }
+        if let roughness = loaded.roughness, roughness.suggestsSpatialEdit {
+            Diagnostics.warning(ColorCubeCommand.Convert.roughnessWarning(roughness, path: look))
+        }
+        return LUTEngine(cube: loaded.cube, interpolation: interpolation, strength: strength)
+    }
+}
+
+extension Interpolation: ExpressibleByArgument {}
