@@ -186,6 +186,46 @@ import Darwin
         #expect(cube.entry(r: 0, g: 0, b: 0).x == 0.1)
     }
 
+    @Test func numbersMatchTheStandardLibrary() throws {
+        // The scanner's fast path against Swift's own correctly rounded, locale-free parser.
+        var generator = SystemRandomNumberGenerator()
+        var texts: [String] = []
+        for _ in 0..<(9 * 9 * 9 * 3) {
+            let mantissa = UInt64.random(in: 0...99_999_999_999, using: &generator)
+            let exponent = Int.random(in: -30...12, using: &generator)
+            let sign = Bool.random(using: &generator) ? "-" : ""
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: texts.append("\(sign)\(mantissa / 1_000_000).\(String(mantissa % 1_000_000).leftPadded(to: 6))")
+            case 1: texts.append("\(sign)\(mantissa)e\(exponent)")
+            default: texts.append("\(sign)0.\(String(repeating: "0", count: exponent + 30))\(mantissa)")
+            }
+        }
+        var lines: [String] = []
+        for index in stride(from: 0, to: texts.count, by: 3) {
+            lines.append("\(texts[index]) \(texts[index + 1]) \(texts[index + 2])")
+        }
+        let cube = try CubeTextFormat.parse(Array(("LUT_3D_SIZE 9\n" + lines.joined(separator: "\n")).utf8), path: "random.cube")
+        for (index, text) in texts.enumerated() {
+            let expected = try #require(Double(text))
+            #expect(cube.values[4 * (index / 3) + index % 3] == Float(expected), "\(text)")
+        }
+    }
+
+    @Test func nonFiniteAndHugeValuesStayReadable() throws {
+        let path = temporaryCubePath("nonfinite")
+        defer { unlink(path) }
+        var values = try ColorCube.identity(size: 2).values
+        values[0] = .nan
+        values[1] = .infinity
+        values[2] = -1e13
+        values[4] = -.infinity
+        let cube = try ColorCube(size: 2, values: values)
+        try CubeTextFormat.write(cube, title: "odd", to: path)
+        let read = try CubeTextFormat.read(path: path)
+        #expect(read.entry(at: 0) == SIMD4(0, .greatestFiniteMagnitude, -1e13, 1))
+        #expect(read.entry(at: 1).x == -.greatestFiniteMagnitude)
+    }
+
     // MARK: Errors, each at its exact line
 
     @Test func tooFewLinesIsReportedAtTheEnd() {
@@ -306,4 +346,10 @@ private func temporaryCubePath(_ name: String) -> String {
 
 private func fileBytes(_ path: String) throws -> [UInt8] {
     try BinaryFile.readAll(path: path)
+}
+
+private extension String {
+    func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
+    }
 }

@@ -62,6 +62,18 @@ import Darwin
         #expect(lines[31] == "gamma 1.0")
     }
 
+    @Test func nanIsWrittenAsZero() throws {
+        let path = temporary3DLPath("nan")
+        defer { unlink(path) }
+        var values = try ColorCube.identity(size: 2).values
+        values[0] = .nan
+        values[1] = -.infinity
+        values[2] = .infinity
+        try ThreeDLFormat.write(try ColorCube(size: 2, values: values), to: path)
+        let read = try ThreeDLFormat.read(path: path)
+        #expect(read.entry(at: 0) == SIMD4(0, 0, 1, 1))
+    }
+
     @Test func sizesWithoutAMeshLineHaveNoHeader() throws {
         let path = temporary3DLPath("nomesh")
         defer { unlink(path) }

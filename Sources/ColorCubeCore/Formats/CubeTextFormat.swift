@@ -137,12 +137,7 @@ public enum CubeTextFormat {
         try writer.append("TITLE \"\(cleanTitle)\"\nLUT_3D_SIZE \(table.size)\n")
         for index in 0..<table.entryCount {
             let entry = table.entry(at: index)
-            try writer.appendFixed(entry.x)
-            try writer.append(byte: UInt8(ascii: " "))
-            try writer.appendFixed(entry.y)
-            try writer.append(byte: UInt8(ascii: " "))
-            try writer.appendFixed(entry.z)
-            try writer.append(byte: UInt8(ascii: "\n"))
+            try writer.appendFixedLine(entry.x, entry.y, entry.z)
         }
         try writer.close()
     }

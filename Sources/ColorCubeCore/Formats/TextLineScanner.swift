@@ -161,9 +161,9 @@ struct TextLineScanner {
     /// exponent. Hexadecimal, `inf` and `nan` are not numbers here; nil for anything else or for a
     /// value beyond Double's range.
     ///
-    /// Up to 19 significant digits with a power of ten within 10^±22 are converted exactly (both
-    /// factors are exact Doubles, so one multiplication or division rounds correctly); anything
-    /// longer goes to strtod, which is locale independent because colorcube never calls setlocale.
+    /// A mantissa up to 2^53 with a power of ten within 10^±22 is converted exactly (both factors
+    /// are exact Doubles, so one multiplication or division rounds correctly); anything else goes
+    /// to strtod, which is locale independent because colorcube never calls setlocale.
     func double(_ token: Range<Int>) -> Double? {
         var index = token.lowerBound
         let end = token.upperBound
@@ -172,28 +172,33 @@ struct TextLineScanner {
             negative = bytes[index] == UInt8(ascii: "-")
             index += 1
         }
+        // Digits beyond 10^18 would overflow UInt64; such long numbers take the strtod path.
         var mantissa: UInt64 = 0
         var digits = 0
-        var significant = 0
         var exponent = 0
-        var sawPoint = false
-        while index < end {
-            let byte = bytes[index]
-            if Self.isDigit(byte) {
-                digits += 1
-                if mantissa != 0 || byte != UInt8(ascii: "0") { significant += 1 }
-                if significant <= 19 {
-                    mantissa = mantissa &* 10 &+ UInt64(byte &- UInt8(ascii: "0"))
-                    if sawPoint { exponent -= 1 }
-                } else if !sawPoint {
-                    exponent += 1
-                }
-            } else if byte == UInt8(ascii: "."), !sawPoint {
-                sawPoint = true
+        var truncated = false
+        while index < end, Self.isDigit(bytes[index]) {
+            if mantissa < 100_000_000_000_000_000 {
+                mantissa = mantissa * 10 + UInt64(bytes[index] &- UInt8(ascii: "0"))
             } else {
-                break
+                truncated = true
+                exponent += 1
             }
+            digits += 1
             index += 1
+        }
+        if index < end, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            while index < end, Self.isDigit(bytes[index]) {
+                if mantissa < 100_000_000_000_000_000 {
+                    mantissa = mantissa * 10 + UInt64(bytes[index] &- UInt8(ascii: "0"))
+                    exponent -= 1
+                } else {
+                    truncated = true
+                }
+                digits += 1
+                index += 1
+            }
         }
         guard digits > 0 else { return nil }
         if index < end {
@@ -215,7 +220,7 @@ struct TextLineScanner {
             exponent += negativeExponent ? -written : written
         }
         if mantissa == 0 { return negative ? -0.0 : 0 }
-        if significant <= 19, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
+        if !truncated, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let value = Double(mantissa)
             let scaled = exponent < 0 ? value / Self.powerOfTen(-exponent) : value * Self.powerOfTen(exponent)
             return negative ? -scaled : scaled

@@ -36,6 +36,28 @@ final class TextLineWriter {
         count += 1
     }
 
+    /// Appends the line "x y z\n", each value as `appendFixed` writes it.
+    func appendFixedLine(_ x: Float, _ y: Float, _ z: Float) throws(FileError) {
+        if count + 4 * Self.longestItem > capacity { try flush() }
+        writeFixed(x)
+        write(UInt8(ascii: " "))
+        writeFixed(y)
+        write(UInt8(ascii: " "))
+        writeFixed(z)
+        write(UInt8(ascii: "\n"))
+    }
+
+    /// Appends the line "x y z\n" of non-negative whole numbers.
+    func appendIntegerLine(_ x: Int, _ y: Int, _ z: Int) throws(FileError) {
+        if count + 4 * Self.longestItem > capacity { try flush() }
+        writeDigits(UInt64(max(0, x)), minimumCount: 1)
+        write(UInt8(ascii: " "))
+        writeDigits(UInt64(max(0, y)), minimumCount: 1)
+        write(UInt8(ascii: " "))
+        writeDigits(UInt64(max(0, z)), minimumCount: 1)
+        write(UInt8(ascii: "\n"))
+    }
+
     /// Appends `value` with six decimals and no exponent, as C's `%.6f` would (ties may round the
     /// last digit either way).
     ///
@@ -44,6 +66,17 @@ final class TextLineWriter {
     /// are written in Swift's shortest exponent form ("1e+20"), which readers also accept.
     func appendFixed(_ value: Float) throws(FileError) {
         try reserve()
+        writeFixed(value)
+    }
+
+    /// Appends a non-negative whole number in decimal.
+    func appendInteger(_ value: Int) throws(FileError) {
+        try reserve()
+        writeDigits(UInt64(max(0, value)), minimumCount: 1)
+    }
+
+    @inline(__always)
+    private func writeFixed(_ value: Float) {
         var number = Double(value)
         if number.isNaN { number = 0 }
         if number.isInfinite { number = number < 0 ? -Double(Float.greatestFiniteMagnitude) : Double(Float.greatestFiniteMagnitude) }
@@ -52,17 +85,23 @@ final class TextLineWriter {
             for byte in number.description.utf8 { write(byte) }
             return
         }
-        let scaled = UInt64((magnitude * 1_000_000).rounded())
+        let scaled = UInt64(magnitude * 1_000_000 + 0.5)
         if number < 0, scaled != 0 { write(UInt8(ascii: "-")) }
-        writeDigits(scaled / 1_000_000, minimumCount: 1)
+        let whole = scaled / 1_000_000
+        if whole < 10 {
+            write(UInt8(ascii: "0") + UInt8(whole))
+        } else {
+            writeDigits(whole, minimumCount: 1)
+        }
         write(UInt8(ascii: "."))
-        writeDigits(scaled % 1_000_000, minimumCount: 6)
-    }
-
-    /// Appends a non-negative whole number in decimal.
-    func appendInteger(_ value: Int) throws(FileError) {
-        try reserve()
-        writeDigits(UInt64(max(0, value)), minimumCount: 1)
+        var fraction = UInt32(scaled - whole * 1_000_000)
+        var index = count + 5
+        while index >= count {
+            buffer[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
+            fraction /= 10
+            index -= 1
+        }
+        count += 6
     }
 
     /// Hands the buffered bytes to the file.

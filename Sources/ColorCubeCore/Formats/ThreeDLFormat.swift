@@ -137,12 +137,7 @@ public enum ThreeDLFormat {
                 }
             }
             for offset in stride(from: 0, to: width * size * size * 3, by: 3) {
-                try writer.appendInteger(Int(slab[offset]))
-                try writer.append(byte: UInt8(ascii: " "))
-                try writer.appendInteger(Int(slab[offset + 1]))
-                try writer.append(byte: UInt8(ascii: " "))
-                try writer.appendInteger(Int(slab[offset + 2]))
-                try writer.append(byte: UInt8(ascii: "\n"))
+                try writer.appendIntegerLine(Int(slab[offset]), Int(slab[offset + 1]), Int(slab[offset + 2]))
             }
         }
         if meshBits != nil {
