@@ -11,6 +11,6 @@ struct ColorCubeCommand: ParsableCommand {
             or video frames.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Convert.self, Apply.self]
+        subcommands: [Generate.self, Convert.self, Apply.self, Info.self, Preview.self]
     )
 }

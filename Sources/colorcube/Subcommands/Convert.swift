@@ -1,28 +1,43 @@
 import ArgumentParser
 import ColorCubeConverter
 import ColorCubeCore
+import ColorCubeGenerator
 
 extension ColorCubeCommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Turn an edited reference PNG into Core Image cube data or another LUT format.",
+            abstract: "Turn an edited reference PNG or any LUT into Core Image cube data or another LUT format.",
             discussion: """
-                The default output is INPUT with the extension .bin: size^3 RGBA Float32 entries, \
-                little-endian, red fastest, as CIColorCube's inputCubeData takes them.
+                INPUT may be a reference or Hald CLUT PNG (levels 2 to 16, 8 or 16 bits), a .cube, a \
+                .3dl, raw Core Image data (.bin/.raw) or an ICC device link (.icc/.icm). The output \
+                format follows --format, else the extension of -o: .bin/.raw (size^3 RGBA Float32 \
+                entries, little-endian, red fastest, as CIColorCube's inputCubeData takes them), \
+                .cube, .3dl, .png (Hald CLUT) or .icc (device link). Without -o the output is INPUT \
+                with the extension .bin. Core Image is reported to reject cubes above 64: use \
+                --resample 64 for it.
                 """
         )
 
-        @Argument(help: "The edited reference PNG.")
+        @Argument(help: "The look: edited reference PNG, .cube, .3dl, .bin/.raw or .icc.")
         var input: String
 
-        @Option(name: .shortAndLong, help: "Expected cube size (4, 16, 64 or 256); the image must agree.")
+        @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG (4, 16, 64 or 256); the image must agree.")
         var size: Int?
 
         @Option(name: .shortAndLong, help: "Output file (default: INPUT with the format's extension, .bin for raw).")
         var output: String?
 
-        @Option(help: "Output format: raw or cube (default: from the output extension, else raw).")
+        @Option(help: "Output format: raw, cube, 3dl, png or icc (default: from the output extension, else raw).")
         var format: LUTFormat?
+
+        @Option(help: "Resample the look to this many points per axis (2 to 256), e.g. 64 for Core Image or 33 for a .cube.")
+        var resample: Int?
+
+        @Option(help: "Interpolation used by --resample: trilinear (Core Image's), tetrahedral or nearest.")
+        var interpolation: Interpolation = .trilinear
+
+        @Option(help: "Bits per value: 8 or 16 for png output (default 8), 10, 12 or 16 for 3dl (default 12).")
+        var depth: Int?
 
         @Flag(help: "Keep the code values even when the PNG embeds a non-sRGB ICC profile.")
         var ignoreProfile = false
@@ -34,6 +49,22 @@ extension ColorCubeCommand {
             if let size, !HaldLayout.referenceSizes.contains(size) {
                 throw ValidationError("invalid --size \(size); valid sizes are 4, 16, 64, 256")
             }
+            if let resample, !ColorCube.sizeRange.contains(resample) {
+                throw ValidationError("invalid --resample \(resample); use 2 to 256 points per axis")
+            }
+            if let depth {
+                let chosen = try outputFormat()
+                switch chosen {
+                case .hald where !ReferenceGenerator.bitDepths.contains(depth):
+                    throw ValidationError("invalid --depth \(depth) for png output; use 8 or 16")
+                case .threeDL where !ThreeDLFormat.outputBitDepths.contains(depth):
+                    throw ValidationError("invalid --depth \(depth) for 3dl output; use 10, 12 or 16")
+                case .raw, .cube, .icc:
+                    throw ValidationError("--depth applies to png and 3dl output, not \(chosen.rawValue)")
+                default:
+                    break
+                }
+            }
         }
 
         func run() throws {
@@ -41,17 +72,52 @@ extension ColorCubeCommand {
         }
 
         private func work() throws {
-            let (path, format) = try outputPathAndFormat()
+            let chosen = try outputFormat()
+            let path = output ?? FilePath.replacingExtension(of: input, with: chosen.defaultExtension)
+            try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
             let options = ReferenceDecoder.Options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha)
-            let result = try ReferenceDecoder.decode(path: input, options: options)
-            if let profile = result.convertedFromProfile {
+            let contents = try LUTReader.readContents(path: input, referenceOptions: options)
+            if let size, contents.format != .hald, contents.table.size != size {
+                throw CommandFailure("\(input) holds a \(contents.table.size)-cube, but --size \(size) was asked for; "
+                    + "drop --size, or pass --resample \(size) to change its size")
+            }
+            if let profile = contents.convertedFromProfile {
                 Diagnostics.note("\(input): converted colours from its embedded profile \"\(profile)\" to sRGB "
                     + "(pass --ignore-profile to keep the code values)")
             }
-            if result.roughness.suggestsSpatialEdit {
-                Diagnostics.warning(Self.roughnessWarning(result.roughness, path: input))
+            if let roughness = contents.roughness, roughness.suggestsSpatialEdit {
+                Diagnostics.warning(Self.roughnessWarning(roughness, path: input))
             }
-            try LUTWriter.write(result.table, format: format, to: path, title: FilePath.stem(input))
+            let writerOptions = LUTWriter.Options(bitDepth: depth)
+            let title = FilePath.stem(input)
+            if let resample {
+                // Checked before resampling, which takes a while for large cubes.
+                try LUTWriter.validate(size: resample, format: chosen, options: writerOptions, path: path)
+                let cube = try CubeResampler.resample(contents.table, to: resample, interpolation: interpolation)
+                try write(cube, format: chosen, to: path, title: title, options: writerOptions, sourceFormat: contents.format)
+            } else {
+                // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
+                try write(contents.table, format: chosen, to: path, title: title, options: writerOptions,
+                          sourceFormat: contents.format)
+            }
+        }
+
+        private func write(_ table: some CubeTable, format: LUTFormat, to path: String, title: String,
+                           options: LUTWriter.Options, sourceFormat: LUTFormat) throws {
+            // Reference PNGs only hold 0...1, so only other sources can have values to clamp.
+            if LUTWriter.clampsValues(format), sourceFormat != .hald {
+                let range = table.outputRange()
+                if range.min.min() < 0 || range.max.max() > 1 {
+                    Diagnostics.note("\(path): values outside 0...1 (lowest \(Diagnostics.decimal(Double(range.min.min()), places: 3)), "
+                        + "highest \(Diagnostics.decimal(Double(range.max.max()), places: 3))) are clamped: "
+                        + "\(format.rawValue) holds only 0...1; use .cube or raw output to keep them")
+                }
+            }
+            try LUTWriter.write(table, format: format, to: path, title: title, options: options)
+            if format == .raw, table.size > LUTWriter.coreImageMaximumSize {
+                Diagnostics.note("\(path) holds a \(table.size)-cube; Core Image is reported to reject cubes above "
+                    + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --resample 64 for Core Image")
+            }
         }
 
         static func roughnessWarning(_ roughness: Roughness, path: String) -> String {
@@ -65,25 +131,25 @@ extension ColorCubeCommand {
                 + "edit a fresh reference with colour adjustments only"
         }
 
-        private func outputPathAndFormat() throws -> (String, LUTFormat) {
-            let chosen: LUTFormat
-            if let format {
-                chosen = format
-            } else if let output {
-                guard let byExtension = LUTFormat(path: output) else {
-                    throw ValidationError("cannot tell the format of \(output) from its extension; use .bin, .raw or .cube, or pass --format")
-                }
-                chosen = byExtension
-            } else {
-                chosen = .raw
+        /// The output format: --format, else the extension of -o, else raw.
+        private func outputFormat() throws -> LUTFormat {
+            if let format { return format }
+            guard let output else { return .raw }
+            guard let byExtension = LUTFormat(path: output) else {
+                throw ValidationError("cannot tell the format of \(output) from its extension; use .bin, .raw, .cube, "
+                    + ".3dl, .png or .icc, or pass --format")
             }
-            guard [.raw, .cube].contains(chosen) else {
-                throw ValidationError("\(chosen.rawValue) output is not supported; use --format raw or cube")
-            }
-            let path = output ?? FilePath.replacingExtension(of: input, with: chosen.defaultExtension)
-            try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
-            return (path, chosen)
+            return byExtension
         }
+    }
+}
+
+/// A failure found by a command itself rather than a library: printed as one error line, exit 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }
 

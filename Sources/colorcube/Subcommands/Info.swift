@@ -1,0 +1,147 @@
+import ArgumentParser
+import ColorCubeConverter
+import ColorCubeCore
+
+extension ColorCubeCommand {
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe LUT files: format, size, domain, output range, distance from the identity.",
+            discussion: """
+                For each LUT: its format, size, input domain, per-channel output range, whether it \
+                is an identity (if not, the mean and largest CIEDE2000 difference of its nodes from \
+                their input colours), whether Core Image's CIColorCube can take it (size 2 to 64, \
+                values in 0...1) and any warnings. A LUT that cannot be read is reported and the \
+                rest are still described; the exit status is then 1.
+                """
+        )
+
+        @Argument(help: "LUT files: reference PNG, .cube, .3dl, .bin/.raw or .icc.")
+        var luts: [String]
+
+        func validate() throws {
+            guard !luts.isEmpty else { throw ValidationError("give at least one LUT file") }
+        }
+
+        func run() throws {
+            var failed = false
+            for (index, path) in luts.enumerated() {
+                do {
+                    let contents = try LUTReader.readContents(path: path)
+                    let analysis = LUTAnalysis(measuring: contents.table)
+                    if index > 0 { print() }
+                    print(Self.describe(path: path, contents: contents, analysis: analysis), terminator: "")
+                } catch {
+                    Diagnostics.error(Diagnostics.message(for: error, path: path))
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+
+        /// The block printed for one LUT, one "label: value" line per property.
+        static func describe(path: String, contents: LUTReader.Contents, analysis: LUTAnalysis) -> String {
+            let n = analysis.size
+            var lines: [(String, String)] = []
+            lines.append(("format", formatName(contents)))
+            lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
+            lines.append(("domain", domain(contents)))
+            lines.append(("output", outputRange(analysis)))
+            if analysis.isIdentity {
+                lines.append(("identity", "yes (every node within half an 8-bit code value of its input)"))
+            } else if let mean = analysis.meanDeltaE, let largest = analysis.maxDeltaE {
+                lines.append(("identity", "no: CIEDE2000 from identity mean \(Diagnostics.decimal(mean, places: 2)), "
+                    + "largest \(Diagnostics.decimal(largest, places: 2))"))
+            } else {
+                lines.append(("identity", "no"))
+            }
+            let problems = analysis.coreImageProblems
+            lines.append(("Core Image", problems.isEmpty ? "yes" : "no: " + problems.joined(separator: "; ")))
+            let warnings = self.warnings(path: path, contents: contents, analysis: analysis)
+            if warnings.isEmpty {
+                lines.append(("warnings", "none"))
+            } else {
+                for warning in warnings { lines.append(("warning", warning)) }
+            }
+            var text = "\(path)\n"
+            for (label, value) in lines {
+                text += "  " + (label + ":").padding(to: 12) + value + "\n"
+            }
+            return text
+        }
+
+        private static func formatName(_ contents: LUTReader.Contents) -> String {
+            switch contents.format {
+            case .hald:
+                let depth = (contents.table as? ReferenceTable)?.image.bitDepth ?? 8
+                let level = (try? HaldLayout(cubeSize: contents.table.size))?.level ?? 0
+                return "Hald CLUT PNG, level \(level), \(depth)-bit"
+            case .cube:
+                return ".cube (Adobe/Iridas, Resolve)" + (contents.hasShaper ? " with a 1D shaper" : "")
+            case .threeDL:
+                return ".3dl (Lustre/Flame)" + (contents.hasShaper ? " with an uneven input shaper" : "")
+            case .raw:
+                return "raw Core Image data (RGBA Float32)"
+            case .icc:
+                return "ICC device link (RGB to RGB)"
+            }
+        }
+
+        private static func domain(_ contents: LUTReader.Contents) -> String {
+            let low = contents.domainMin, high = contents.domainMax
+            func number(_ value: Double) -> String {
+                let text = Diagnostics.decimal(value, places: 4)
+                var trimmed = Substring(text)
+                while trimmed.contains("."), trimmed.hasSuffix("0") { trimmed = trimmed.dropLast() }
+                if trimmed.hasSuffix(".") { trimmed = trimmed.dropLast() }
+                return String(trimmed)
+            }
+            if low.x == low.y, low.y == low.z, high.x == high.y, high.y == high.z {
+                return "\(number(low.x))...\(number(high.x))"
+            }
+            return "red \(number(low.x))...\(number(high.x)), green \(number(low.y))...\(number(high.y)), "
+                + "blue \(number(low.z))...\(number(high.z))"
+        }
+
+        private static func outputRange(_ analysis: LUTAnalysis) -> String {
+            let names = ["red", "green", "blue"]
+            return (0..<3).map { channel in
+                let low = Double(analysis.outputMin[channel]), high = Double(analysis.outputMax[channel])
+                return "\(names[channel]) \(Diagnostics.decimal(low, places: 3))...\(Diagnostics.decimal(high, places: 3))"
+            }.joined(separator: ", ")
+        }
+
+        private static func warnings(path: String, contents: LUTReader.Contents, analysis: LUTAnalysis) -> [String] {
+            var warnings: [String] = []
+            if analysis.nonFiniteCount > 0 {
+                warnings.append("\(grouped(analysis.nonFiniteCount)) entries are NaN or infinite")
+            }
+            if analysis.outputMin.min() < 0 || analysis.outputMax.max() > 1 {
+                warnings.append("values outside 0...1: .png, .3dl and .icc output clamp them")
+            }
+            if analysis.roughness.suggestsSpatialEdit {
+                warnings.append(Convert.roughnessWarning(analysis.roughness, path: path))
+            }
+            if let profile = contents.convertedFromProfile {
+                warnings.append("colours converted from the embedded profile \"\(profile)\" to sRGB")
+            }
+            return warnings
+        }
+
+        /// 35937 as "35,937".
+        static func grouped(_ value: Int) -> String {
+            let digits = Array(String(value))
+            var text = ""
+            for (index, digit) in digits.enumerated() {
+                if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+                text.append(digit)
+            }
+            return text
+        }
+    }
+}
+
+private extension String {
+    func padding(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import ColorCubeApplier
+import ColorCubeCore
+import ColorCubeImaging
+
+extension ColorCubeCommand {
+    struct Preview: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a contact sheet of a photo under several looks, to pick one by eye.",
+            discussion: """
+                The sheet shows the photo once per look, labelled with the look's file name, the \
+                original first, in rows of --columns thumbnails.
+                """
+        )
+
+        @Argument(help: "Looks: reference PNGs, .cube, .3dl, .bin/.raw or .icc files.")
+        var looks: [String]
+
+        @Option(help: "The photo to preview (PNG or JPEG).")
+        var image: String
+
+        @Option(name: .shortAndLong, help: "The contact sheet to write (PNG).")
+        var output: String
+
+        @Option(help: "Thumbnail width in pixels.")
+        var width: Int = 320
+
+        @Option(help: "Thumbnails per row.")
+        var columns: Int = 4
+
+        @OptionGroup var engineOptions: EngineOptions
+
+        func validate() throws {
+            guard !looks.isEmpty else { throw ValidationError("give at least one LOOK") }
+            guard (16...4096).contains(width) else { throw ValidationError("--width must be between 16 and 4096, got \(width)") }
+            guard (1...64).contains(columns) else { throw ValidationError("--columns must be between 1 and 64, got \(columns)") }
+            guard ImageFormat(pathExtension: FilePath.pathExtension(output)) == .png else {
+                throw ValidationError("the contact sheet is a PNG: give -o a .png name, not \(output)")
+            }
+        }
+
+        func run() throws {
+            try Diagnostics.reportingFailures {
+                try OutputSafety.refuseOverwritingInput(output: output, inputs: looks + [image])
+                let sheetLooks = try looks.map { look in
+                    ContactSheet.Look(name: FilePath.stem(look), engine: try engineOptions.loadEngine(look: look, ignoreProfile: false))
+                }
+                let photo = try Self.readPhoto(image)
+                let sheet = try ContactSheet(options: .init(thumbnailWidth: width, columns: columns))
+                    .render(photo: photo, looks: sheetLooks, path: image)
+                try AtomicFile.write(to: output) { temporary in
+                    try PNGFile.write(sheet, to: temporary, displayPath: output)
+                }
+            }
+        }
+
+        private static func readPhoto(_ path: String) throws -> RasterImage {
+            switch ImageFormat(sniffing: path) {
+            case .png: return try PNGFile.read(path: path)
+            case .jpeg: return try JPEGFile.read(path: path)
+            case nil:
+                if BinaryFile.readPrefix(path: path, count: 1) == nil {
+                    throw ImageError.cannotOpen(path: path, reason: "no such file or not readable")
+                }
+                throw ImageError.notAnImage(path: path)
+            }
+        }
+    }
+}
