@@ -9,6 +9,7 @@ static const cmsUInt32Number CCMS_TYPE_RGBA_8 = TYPE_RGBA_8;
 static const cmsUInt32Number CCMS_TYPE_RGB_16 = TYPE_RGB_16;
 static const cmsUInt32Number CCMS_TYPE_RGBA_16 = TYPE_RGBA_16;
 static const cmsUInt32Number CCMS_TYPE_RGB_FLT = TYPE_RGB_FLT;
+static const cmsUInt32Number CCMS_TYPE_RGB_DBL = TYPE_RGB_DBL;
 static const cmsUInt32Number CCMS_TYPE_RGBA_FLT = TYPE_RGBA_FLT;
 static const cmsUInt32Number CCMS_TYPE_Lab_DBL = TYPE_Lab_DBL;
 static const cmsUInt32Number CCMS_TYPE_GRAY_8 = TYPE_GRAY_8;

@@ -10,23 +10,23 @@ public struct ReferenceTable: CubeTable, Sendable {
     public let size: Int
     public let image: RasterImage
     public let premultiplied: Bool
-    private let scale: Float
+    private let maxCode: Float
 
     /// - Precondition: `image` is square with side size * sqrt(size).
     public init(image: RasterImage, size: Int, premultiplied: Bool = false) {
         self.size = size
         self.image = image
         self.premultiplied = premultiplied
-        self.scale = 1 / Float(image.pixels.maxCode)
+        self.maxCode = Float(image.pixels.maxCode)
     }
 
     public func entry(at index: Int) -> SIMD4<Float> {
         let base = index * image.channels
         let pixels = image.pixels
-        var rgba = SIMD4<Float>(Float(pixels[base]), Float(pixels[base + 1]), Float(pixels[base + 2]), 1) * scale
-        rgba.w = 1
+        // Divided, not multiplied by 1/max: code / 255 exactly as the format promises.
+        var rgba = SIMD4<Float>(Float(pixels[base]), Float(pixels[base + 1]), Float(pixels[base + 2]), maxCode) / maxCode
         if image.channels == 4 {
-            let alpha = Float(pixels[base + 3]) * scale
+            let alpha = Float(pixels[base + 3]) / maxCode
             rgba.w = alpha
             if premultiplied {
                 rgba.x *= alpha

@@ -1,0 +1,164 @@
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeGenerator
+import ColorCubeImaging
+import Testing
+
+@Suite struct ReferenceDecoderTests {
+    /// Largest difference between a table and the identity lattice.
+    static func maxIdentityError(_ table: some CubeTable) -> Float {
+        let identity = ColorCube(try! IdentityTable(size: table.size))
+        var worst: Float = 0
+        for index in 0..<table.entryCount {
+            let difference = table.entry(at: index) - identity.entry(at: index)
+            worst = max(worst, abs(difference.x), abs(difference.y), abs(difference.z), abs(difference.w))
+        }
+        return worst
+    }
+
+    @Test(arguments: [4, 16, 64, 256])
+    func roundTripGivesTheIdentity(size: Int) throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("identity.png")
+        try ReferenceGenerator.writeIdentity(size: size, to: path)
+        let result = try ReferenceDecoder.decode(path: path)
+        #expect(result.table.size == size)
+        let error = Self.maxIdentityError(result.table)
+        if size == 64 {
+            #expect(error <= 0.5 / 255, "max error \(error * 255) code values")
+        } else {
+            // 255 / (N - 1) is a whole number for 4, 16 and 256: every node is exactly i / (N - 1).
+            #expect(error == 0, "max error \(error)")
+        }
+        #expect(!result.roughness.suggestsSpatialEdit)
+    }
+
+    @Test(arguments: [4, 16, 64])
+    func sixteenBitRoundTrip(size: Int) throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("identity16.png")
+        try ReferenceGenerator.writeIdentity(size: size, bitDepth: 16, to: path)
+        let result = try ReferenceDecoder.decode(path: path)
+        #expect(Self.maxIdentityError(result.table) <= 0.5 / 65535)
+    }
+
+    @Test(arguments: ["identity-4-palette.png", "identity-16-gama.png", "identity-16-interlaced.png"])
+    func expandedFormsKeepCodeValues(name: String) throws {
+        let result = try ReferenceDecoder.decode(path: Fixtures.path(name))
+        #expect(Self.maxIdentityError(result.table) == 0)
+    }
+
+    @Test(arguments: ["grey-16.png", "grey-alpha-16.png"])
+    func greyReferencesExpandToEqualChannels(name: String) throws {
+        let result = try ReferenceDecoder.decode(path: Fixtures.path(name))
+        #expect(result.table.size == 16)
+        for index in stride(from: 0, to: result.table.entryCount, by: 7) {
+            let entry = result.table.entry(at: index)
+            #expect(entry.x == entry.y && entry.y == entry.z && entry.w == 1)
+        }
+    }
+
+    @Test func wrongDimensionsNameTheFileAndSizes() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("cropped.png")
+        try PNGFile.write(RasterImage(width: 500, height: 512, channels: 3, pixels: .eight([UInt8](repeating: 0, count: 500 * 512 * 3))), to: path)
+        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, expectedSide: nil)) {
+            try ReferenceDecoder.decode(path: path)
+        }
+        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, expectedSide: 512)) {
+            try ReferenceDecoder.decode(path: path, options: .init(expectedSize: 64))
+        }
+    }
+
+    @Test func sizeMustAgreeWithTheImage() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("identity-16.png")
+        try ReferenceGenerator.writeIdentity(size: 16, to: path)
+        #expect(throws: ConversionError.sizeMismatch(path: path, width: 64, height: 64, foundSize: 16, expectedSize: 64, expectedSide: 512)) {
+            try ReferenceDecoder.decode(path: path, options: .init(expectedSize: 64))
+        }
+    }
+
+    @Test func transparentPixelsAreCountedOrPremultiplied() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("alpha.png")
+        var samples = [UInt8](repeating: 255, count: 8 * 8 * 4)
+        samples[3] = 0
+        samples[7] = 128
+        samples[4] = 200
+        try PNGFile.write(RasterImage(width: 8, height: 8, channels: 4, pixels: .eight(samples)), to: path)
+        #expect(throws: ConversionError.transparentPixels(path: path, count: 2)) {
+            try ReferenceDecoder.decode(path: path)
+        }
+        let result = try ReferenceDecoder.decode(path: path, options: .init(alpha: .premultiply))
+        let entry = result.table.entry(at: 1)
+        #expect(entry.w == Float(128) / 255)
+        #expect(abs(entry.x - Float(200) / 255 * (Float(128) / 255)) < 1e-6)
+    }
+
+    @Test func unreadableInputs() throws {
+        let folder = try TemporaryDirectory()
+        #expect(throws: ImageError.self) { try ReferenceDecoder.decode(path: folder.file("missing.png")) }
+        let text = folder.file("notes.png")
+        try Array("not a png".utf8).withUnsafeBytes { bytes in
+            let file = try OutputFile(path: text)
+            try file.write(bytes)
+            try file.close()
+        }
+        #expect(throws: ImageError.notAnImage(path: text)) { try ReferenceDecoder.decode(path: text) }
+
+        let whole = folder.file("whole.png")
+        try ReferenceGenerator.writeIdentity(size: 64, to: whole)
+        let bytes = try BinaryFile.readAll(path: whole)
+        let truncated = folder.file("truncated.png")
+        try bytes.prefix(bytes.count / 2).withUnsafeBytes { half in
+            let file = try OutputFile(path: truncated)
+            try file.write(half)
+            try file.close()
+        }
+        #expect(throws: ImageError.self) { try ReferenceDecoder.decode(path: truncated) }
+        do {
+            _ = try ReferenceDecoder.decode(path: truncated)
+        } catch let error as ImageError {
+            guard case .corrupt(let path, _) = error else {
+                Issue.record("expected .corrupt, got \(error)")
+                return
+            }
+            #expect(path == truncated)
+        }
+    }
+
+    @Test func displayP3ReferenceIsConvertedLikeLittleCMS() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("p3.png")
+        let identity = folder.file("identity.png")
+        try ReferenceGenerator.writeIdentity(size: 16, to: identity)
+        var image = try PNGFile.read(path: identity)
+        let profile = TestProfiles.displayP3()
+        image.colorSpace = .icc(profile)
+        try PNGFile.write(image, to: path)
+
+        let converted = try ReferenceDecoder.decode(path: path)
+        #expect(converted.convertedFromProfile != nil)
+        var worst = 0.0
+        for index in 0..<converted.table.entryCount {
+            let r = index % 16, g = (index / 16) % 16, b = index / 256
+            let expected = TestProfiles.toSRGB(SIMD3(Double(r), Double(g), Double(b)) / 15, from: profile)
+            let entry = converted.table.entry(at: index)
+            let clampedExpected = simd_clamp01(expected)
+            worst = max(worst, abs(Double(entry.x) - clampedExpected.x), abs(Double(entry.y) - clampedExpected.y),
+                        abs(Double(entry.z) - clampedExpected.z))
+        }
+        #expect(worst * 255 < 0.5, "largest difference from Little CMS: \(worst * 255) code values")
+        // A saturated P3 green lies outside sRGB: converting must change it.
+        #expect(converted.table.entry(at: 15 * 16).x < 0.01)
+
+        let kept = try ReferenceDecoder.decode(path: path, options: .init(ignoreProfile: true))
+        #expect(kept.convertedFromProfile == nil)
+        #expect(Self.maxIdentityError(kept.table) == 0)
+    }
+
+    private func simd_clamp01(_ v: SIMD3<Double>) -> SIMD3<Double> {
+        pointwiseMin(pointwiseMax(v, .zero), .one)
+    }
+}

@@ -1,0 +1,213 @@
+import ColorCubeCore
+import ColorCubeImaging
+import Foundation
+import Testing
+
+@Suite struct ApplyCommandTests {
+    /// A small photo-like PNG with every kind of pixel: gradients and noise.
+    static func writePhoto(_ path: String, width: Int = 48, height: Int = 32, channels: Int = 3) throws {
+        var samples = [UInt8](repeating: 0, count: width * height * channels)
+        var state: UInt32 = 99
+        for y in 0..<height {
+            for x in 0..<width {
+                state = state &* 1_664_525 &+ 1_013_904_223
+                let base = (y * width + x) * channels
+                samples[base] = UInt8((x * 255) / (width - 1))
+                samples[base + 1] = UInt8((y * 255) / (height - 1))
+                samples[base + 2] = UInt8(truncatingIfNeeded: state >> 24)
+                if channels == 4 { samples[base + 3] = UInt8(truncatingIfNeeded: x * 5) }
+            }
+        }
+        try PNGFile.write(RasterImage(width: width, height: height, channels: channels, pixels: .eight(samples)), to: path)
+    }
+
+    /// A look: the 16 reference with every code inverted.
+    static func writeInvertLook(_ scratch: Scratch) throws -> String {
+        try CommandRunner.run(["generate", "--size", "16", "-o", scratch.file("identity.png")])
+        var image = try PNGFile.read(path: scratch.file("identity.png"))
+        guard case .eight(let samples) = image.pixels else { return "" }
+        image.pixels = .eight(samples.map { 255 - $0 })
+        let path = scratch.file("invert.png")
+        try PNGFile.write(image, to: path)
+        return path
+    }
+
+    @Test func identityLookLeavesAPhotoUnchanged() throws {
+        let scratch = try Scratch()
+        try Self.writePhoto(scratch.file("photo.png"), channels: 4)
+        try CommandRunner.run(["generate", "-o", scratch.file("identity-64.png")])
+        let result = try CommandRunner.run(["apply", scratch.file("identity-64.png"), scratch.file("photo.png"), "-o", scratch.file("out.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let input = try PNGFile.read(path: scratch.file("photo.png"))
+        let output = try PNGFile.read(path: scratch.file("out.png"))
+        guard case .eight(let a) = input.pixels, case .eight(let b) = output.pixels else {
+            Issue.record("expected 8-bit images")
+            return
+        }
+        #expect(a == b)
+        #expect(output.channels == 4)
+    }
+
+    @Test func invertLookInvertsAndKeepsAlpha() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try Self.writePhoto(scratch.file("photo.png"), channels: 4)
+        let result = try CommandRunner.run(["apply", look, scratch.file("photo.png"), "-o", scratch.file("out.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let input = try PNGFile.read(path: scratch.file("photo.png"))
+        let output = try PNGFile.read(path: scratch.file("out.png"))
+        for i in stride(from: 0, to: input.pixels.count, by: 4) {
+            #expect(output.pixels[i] == 255 - input.pixels[i])
+            #expect(output.pixels[i + 3] == input.pixels[i + 3])
+        }
+        #expect(output.colorSpace == .sRGB)
+    }
+
+    @Test func folderTreeWithBadFilesGoesOn() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(atPath: scratch.file("in/a/b"), withIntermediateDirectories: true)
+        try fileManager.createDirectory(atPath: scratch.file("in/.cache"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("in/one.png"))
+        try Self.writePhoto(scratch.file("in/a/two.png"))
+        try Self.writePhoto(scratch.file("in/.cache/hidden.png"))
+        try Self.writePhoto(scratch.file("in/a/b/three.png"))
+        try JPEGFile.write(try PNGFile.read(path: scratch.file("in/one.png")), to: scratch.file("in/a/b/photo.jpg"))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: scratch.file("in/a/b/photo.jpg")))
+        try jpeg.prefix(jpeg.count / 2).write(to: URL(fileURLWithPath: scratch.file("in/a/broken.jpg")))
+        try Data("shopping list".utf8).write(to: URL(fileURLWithPath: scratch.file("in/a/notes.txt")))
+        // A PNG by content with a misleading name is still an image.
+        try fileManager.copyItem(atPath: scratch.file("in/one.png"), toPath: scratch.file("in/a/renamed.dat"))
+        let before = try snapshot(scratch.file("in"))
+
+        let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out"), "--jobs", "2"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(scratch.file("in/a/broken.jpg")) is damaged or truncated"))
+        #expect(result.stderr.hasSuffix("colorcube: 5 done, 0 skipped, 1 failed\n"))
+        #expect(scratch.listing("out") == ["a", "a/b", "a/b/photo.jpg", "a/b/three.png", "a/renamed.dat", "a/two.png", "one.png"])
+        #expect(try snapshot(scratch.file("in")) == before, "inputs are byte-identical afterwards")
+        #expect(ImageFormat(sniffing: scratch.file("out/a/b/photo.jpg")) == .jpeg)
+    }
+
+    @Test func skipExistingLeavesOutputsUntouched() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("in/one.png"))
+        try Self.writePhoto(scratch.file("in/two.png"))
+        try FileManager.default.createDirectory(atPath: scratch.file("out"), withIntermediateDirectories: true)
+        try Data("placeholder".utf8).write(to: URL(fileURLWithPath: scratch.file("out/one.png")))
+        let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out"), "--skip-existing"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "colorcube: 1 done, 1 skipped, 0 failed\n")
+        #expect(try String(contentsOfFile: scratch.file("out/one.png"), encoding: .utf8) == "placeholder")
+        #expect(ImageFormat(sniffing: scratch.file("out/two.png")) == .png)
+    }
+
+    @Test func shardsCoverEveryFileExactlyOnce() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in/sub"), withIntermediateDirectories: true)
+        for i in 0..<12 { try Self.writePhoto(scratch.file(i % 2 == 0 ? "in/p\(i).png" : "in/sub/p\(i).png"), width: 8, height: 8) }
+        var seen: [String] = []
+        for k in 0..<3 {
+            let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out\(k)"), "--shard", "\(k)/3"])
+            #expect(result.status == 0, "\(result.stderr)")
+            seen += scratch.listing("out\(k)").filter { $0.hasSuffix(".png") }
+        }
+        #expect(seen.sorted() == scratch.listing("in").filter { $0.hasSuffix(".png") })
+        let bad = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("x"), "--shard", "3/3"])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("invalid --shard 3/3"))
+    }
+
+    @Test func refusesToOverwriteAnInput() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try Self.writePhoto(scratch.file("photo.png"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: scratch.file("photo.png")))
+        let result = try CommandRunner.run(["apply", look, scratch.file("photo.png"), "-o", scratch.file("photo.png")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "colorcube: error: refusing to write \(scratch.file("photo.png")): it is an input; choose another output name\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("photo.png"))) == before)
+
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("in/a.png"))
+        let inside = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("in/graded")])
+        #expect(inside.status == 1)
+        #expect(inside.stderr.contains("is inside the input folder"))
+        #expect(!scratch.exists("in/graded"))
+    }
+
+    @Test func collidingOutputsAreRefusedBeforeWriting() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        for folder in ["x/photos", "y/photos"] {
+            try FileManager.default.createDirectory(atPath: scratch.file(folder), withIntermediateDirectories: true)
+            try Self.writePhoto(scratch.file("\(folder)/a.png"))
+        }
+        let result = try CommandRunner.run(["apply", look, scratch.file("x/photos"), scratch.file("y/photos"), "-o", scratch.file("out")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("would both be written to"))
+        #expect(!scratch.exists("out"))
+    }
+
+    @Test func severalInputsMirrorFolderNames() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("trip/day1"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("trip/day1/a.png"))
+        try Self.writePhoto(scratch.file("loose.png"))
+        let result = try CommandRunner.run(["apply", look, scratch.file("trip"), scratch.file("loose.png"), "-o", scratch.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(scratch.listing("out") == ["loose.png", "trip", "trip/day1", "trip/day1/a.png"])
+    }
+
+    @Test func jpegInPngOut() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try Self.writePhoto(scratch.file("photo.png"))
+        try JPEGFile.write(try PNGFile.read(path: scratch.file("photo.png")), to: scratch.file("photo.jpg"), quality: 95)
+        let result = try CommandRunner.run(["apply", look, scratch.file("photo.jpg"), "-o", scratch.file("graded.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ImageFormat(sniffing: scratch.file("graded.png")) == .png)
+    }
+
+    @Test func progressLineOnlyOnATerminal() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        for i in 0..<3 { try Self.writePhoto(scratch.file("in/p\(i).png"), width: 8, height: 8) }
+        let piped = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out1")])
+        #expect(!piped.stderr.contains("images"), "no progress line when stderr is a pipe: \(piped.stderr)")
+        #expect(!piped.stderr.contains("\r"))
+
+        // `script` (util-linux) runs the command on a pseudo-terminal.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = [CommandRunner.binary, "apply", look, scratch.file("in"), "-o", scratch.file("out2")].joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.contains("3/3 images"), "progress on a terminal: \(text)")
+    }
+
+    private func snapshot(_ folder: String) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for relative in FileManager.default.enumerator(atPath: folder)?.allObjects as? [String] ?? [] {
+            var isFolder: ObjCBool = false
+            let path = folder + "/" + relative
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                files[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+        return files
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// Runs the built `colorcube` executable and captures what it prints.
+///
+/// The executable sits beside the test bundle in the build's products folder, whatever scratch
+/// path or configuration the tests were built with; COLORCUBE_BINARY overrides it.
+enum CommandRunner {
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    static var binary: String {
+        if let override = ProcessInfo.processInfo.environment["COLORCUBE_BINARY"] { return override }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var folder = executable.deletingLastPathComponent()
+        // On Linux the test runner is <products>/colorcubePackageTests.xctest.
+        if folder.lastPathComponent.hasSuffix(".xctest") { folder = folder.deletingLastPathComponent() }
+        return folder.appendingPathComponent("colorcube").path
+    }
+
+    /// Runs `colorcube arguments...` in `directory`, feeding `input` on standard input.
+    @discardableResult
+    static func run(_ arguments: [String], in directory: String? = nil, input: Data? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = standardInput
+        try process.run()
+        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
+        var stdout = Data(), stderr = Data()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { stdout = output.fileHandleForReading.readDataToEndOfFile() }
+        DispatchQueue.global().async(group: group) { stderr = errors.fileHandleForReading.readDataToEndOfFile() }
+        if let input { standardInput.fileHandleForWriting.write(input) }
+        try? standardInput.fileHandleForWriting.close()
+        group.wait()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A fresh folder, removed when released.
+final class Scratch {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("colorcube-e2e-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name)) }
+
+    /// Names of everything in the folder, hidden ones included, sorted.
+    func listing(_ folder: String = "") -> [String] {
+        let root = folder.isEmpty ? path : file(folder)
+        let items = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
+        return items.sorted()
+    }
+}
+
+/// Paths of shared resources.
+enum Resources {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static func fixture(_ name: String) -> String { packageRoot.appendingPathComponent("Tests/Fixtures/\(name)").path }
+    /// A sample photo shipped with the package, or nil when it is absent.
+    static func photo(_ name: String) -> String? {
+        for folder in ["LUTs/samples", "../shared/photos"] {
+            let path = packageRoot.appendingPathComponent("\(folder)/\(name)").path
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
+    }
+}
