@@ -25,12 +25,19 @@ extension ColorCubeCommand {
         @Option(name: .shortAndLong, help: "Output file (default identity-N.png), or folder with --all (default: current).")
         var output: String?
 
+        @Option(help: ArgumentHelp("Write this sample look's reference instead of the identity (default output NAME.png): "
+            + SampleLook.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "name"))
+        var look: SampleLook?
+
         func validate() throws {
             guard HaldLayout.referenceSizes.contains(size) else {
                 throw ValidationError("invalid --size \(size); valid sizes are 4, 16, 64, 256")
             }
             guard [8, 16].contains(depth) else {
                 throw ValidationError("invalid --depth \(depth); use 8 or 16")
+            }
+            if look != nil, all {
+                throw ValidationError("--look writes one reference; drop --all")
             }
         }
 
@@ -39,7 +46,10 @@ extension ColorCubeCommand {
         }
 
         private func work() throws {
-            if all {
+            if let look {
+                try ReferenceGenerator.writeHald(look.cube(size: size), bitDepth: depth,
+                                                 to: output ?? "\(look.rawValue).png")
+            } else if all {
                 let folder = output ?? "."
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
                 for size in HaldLayout.referenceSizes {
@@ -53,3 +63,5 @@ extension ColorCubeCommand {
         }
     }
 }
+
+extension SampleLook: ExpressibleByArgument {}

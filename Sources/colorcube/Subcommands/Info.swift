@@ -27,7 +27,7 @@ extension ColorCubeCommand {
             for (index, path) in luts.enumerated() {
                 do {
                     let contents = try LUTReader.readContents(path: path)
-                    let analysis = LUTAnalysis(measuring: contents.table)
+                    let analysis = LUTAnalysis(measuring: contents.table, roughness: contents.roughness)
                     if index > 0 { print() }
                     print(Self.describe(path: path, contents: contents, analysis: analysis), terminator: "")
                 } catch {

@@ -19,7 +19,7 @@ extension ColorCubeCommand {
         @Option(help: "The photo to preview (PNG or JPEG).")
         var image: String
 
-        @Option(name: .shortAndLong, help: "The contact sheet to write (PNG).")
+        @Option(name: .shortAndLong, help: "The contact sheet to write: PNG, or JPEG (quality 90) for a smaller file.")
         var output: String
 
         @Option(help: "Thumbnail width in pixels.")
@@ -34,8 +34,8 @@ extension ColorCubeCommand {
             guard !looks.isEmpty else { throw ValidationError("give at least one LOOK") }
             guard (16...4096).contains(width) else { throw ValidationError("--width must be between 16 and 4096, got \(width)") }
             guard (1...64).contains(columns) else { throw ValidationError("--columns must be between 1 and 64, got \(columns)") }
-            guard ImageFormat(pathExtension: FilePath.pathExtension(output)) == .png else {
-                throw ValidationError("the contact sheet is a PNG: give -o a .png name, not \(output)")
+            guard ImageFormat(pathExtension: FilePath.pathExtension(output)) != nil else {
+                throw ValidationError("give -o a .png or .jpg name for the contact sheet, not \(output)")
             }
         }
 
@@ -49,7 +49,11 @@ extension ColorCubeCommand {
                 let sheet = try ContactSheet(options: .init(thumbnailWidth: width, columns: columns))
                     .render(photo: photo, looks: sheetLooks, path: image)
                 try AtomicFile.write(to: output) { temporary in
-                    try PNGFile.write(sheet, to: temporary, displayPath: output)
+                    if ImageFormat(pathExtension: FilePath.pathExtension(output)) == .jpeg {
+                        try JPEGFile.write(sheet, to: temporary, displayPath: output, quality: 90, subsampling: (1, 1))
+                    } else {
+                        try PNGFile.write(sheet, to: temporary, displayPath: output)
+                    }
                 }
             }
         }
