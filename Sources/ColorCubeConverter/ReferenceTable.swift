@@ -21,19 +21,32 @@ public struct ReferenceTable: CubeTable, Sendable {
     }
 
     public func entry(at index: Int) -> SIMD4<Float> {
-        let base = index * image.channels
-        let pixels = image.pixels
-        // Divided, not multiplied by 1/max: code / 255 exactly as the format promises.
-        var rgba = SIMD4<Float>(Float(pixels[base]), Float(pixels[base + 1]), Float(pixels[base + 2]), maxCode) / maxCode
-        if image.channels == 4 {
-            let alpha = Float(pixels[base + 3]) / maxCode
-            rgba.w = alpha
-            if premultiplied {
-                rgba.x *= alpha
-                rgba.y *= alpha
-                rgba.z *= alpha
-            }
+        var entry = SIMD4<Float>()
+        copyEntries(index..<(index + 1), into: &entry)
+        return entry
+    }
+
+    public func copyEntries(_ range: Range<Int>, into buffer: UnsafeMutablePointer<SIMD4<Float>>) {
+        switch image.pixels {
+        case .eight(let samples):
+            samples.withUnsafeBufferPointer { copy($0, range, buffer) }
+        case .sixteen(let samples):
+            samples.withUnsafeBufferPointer { copy($0, range, buffer) }
         }
-        return rgba
+    }
+
+    private func copy<Sample: BinaryInteger>(_ samples: UnsafeBufferPointer<Sample>, _ range: Range<Int>,
+                                             _ buffer: UnsafeMutablePointer<SIMD4<Float>>) {
+        let channels = image.channels
+        let maxCode = maxCode
+        for (offset, index) in range.enumerated() {
+            let base = index * channels
+            let alpha = channels == 4 ? Float(samples[base + 3]) : maxCode
+            var rgba = SIMD4<Float>(Float(samples[base]), Float(samples[base + 1]), Float(samples[base + 2]), alpha) / maxCode
+            if premultiplied {
+                rgba *= SIMD4(rgba.w, rgba.w, rgba.w, 1)
+            }
+            buffer[offset] = rgba
+        }
     }
 }

@@ -1,4 +1,6 @@
 import ColorCubeCore
+import Dispatch
+import Foundation
 
 /// How rough a cube is along each axis: the mark that spatial edits (blur, noise, sharpening,
 /// resizing) leave on a reference image, and that colour adjustments do not.
@@ -40,7 +42,8 @@ public struct Roughness: Sendable, Equatable {
         curvature.max() > curvatureLimit || zigzag.max() > Self.zigzagLimit
     }
 
-    /// Measures `table`, reading each entry once and keeping three planes of blue at a time.
+    /// Measures `table`. Work is split by blue planes across cores; each worker reads the planes it
+    /// needs (its own and one on each side) through `copyEntries`, so a 256-cube is never copied whole.
     public init(measuring table: some CubeTable) {
         let n = table.size
         self.size = n
@@ -49,84 +52,154 @@ public struct Roughness: Sendable, Equatable {
             self.zigzag = .zero
             return
         }
-        let plane = n * n
-        var planes = [[SIMD3<Float>]](repeating: [SIMD3<Float>](repeating: .zero, count: plane), count: 3)
-        var histograms = [Histogram](repeating: Histogram(), count: 3)
-        var zigzags = SIMD3<Double>.zero
-        func load(_ b: Int, into slot: Int) {
-            planes[slot].withUnsafeMutableBufferPointer { p in
-                for i in 0..<plane {
-                    let e = table.entry(at: b * plane + i)
-                    p[i] = SIMD3(e.x, e.y, e.z) * 255
-                }
-            }
+        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, n / 8))
+        var parts = [Part](repeating: Part(), count: workers)
+        let lock = NSLock()
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            let planes = (n * worker / workers)..<(n * (worker + 1) / workers)
+            let part = Self.measure(table, planes: planes)
+            lock.lock()
+            parts[worker] = part
+            lock.unlock()
         }
-        load(0, into: 0)
-        load(1, into: 1)
-        for b in 0..<n {
-            if b >= 1, b + 1 < n { load(b + 1, into: (b + 1) % 3) }
-            let current = planes[b % 3]
-            current.withUnsafeBufferPointer { p in
+        var total = Part()
+        for part in parts { total.merge(part) }
+        let runs = SIMD3<Double>(total.runs) * 3
+        self.zigzag = total.zigzag / pointwiseMax(runs, SIMD3(repeating: 1))
+        self.curvature = SIMD3(total.histograms[0].percentile(0.99), total.histograms[1].percentile(0.99),
+                               total.histograms[2].percentile(0.99))
+    }
+
+    /// One worker's sums: zig-zag totals and curvature histograms per axis.
+    private struct Part {
+        var zigzag = SIMD3<Double>.zero
+        /// Runs measured along each axis.
+        var runs = SIMD3<Int>.zero
+        var histograms = [Histogram(), Histogram(), Histogram()]
+
+        mutating func merge(_ other: Part) {
+            zigzag += other.zigzag
+            runs &+= other.runs
+            for axis in 0..<3 { histograms[axis].merge(other.histograms[axis]) }
+        }
+    }
+
+    /// Measures the runs centred on the blue planes `planes`.
+    private static func measure(_ table: some CubeTable, planes: Range<Int>) -> Part {
+        let n = table.size, plane = n * n
+        // Three plane buffers in a ring, in 8-bit code units.
+        let ring = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: 3 * plane)
+        defer { ring.deallocate() }
+        var loaded = [-1, -1, -1]
+        func planeBuffer(_ b: Int) -> UnsafeMutablePointer<SIMD4<Float>> {
+            let slot = b % 3
+            let buffer = ring + slot * plane
+            if loaded[slot] != b {
+                table.copyEntries((b * plane)..<((b + 1) * plane), into: buffer)
+                for i in 0..<plane { buffer[i] *= 255 }
+                loaded[slot] = b
+            }
+            return buffer
+        }
+        var part = Part()
+        let red = Histogram(), green = Histogram(), blue = Histogram()
+        // Above 64 nodes a side, measure every `step`-th line across each axis: the same statistics
+        // from a 64-cube's worth of runs, so a 256-cube costs what a 64-cube does.
+        let step = max(1, n / 64)
+        for b in planes {
+            let p = planeBuffer(b)
+            if b % step == 0 {
                 for g in 0..<n {
-                    var red: Float = 0, green: Float = 0
-                    for r in 0..<n {
-                        let i = g * n + r
-                        if r >= 1, r + 1 < n { red += Self.run(p[i - 1], p[i], p[i + 1], into: &histograms[0]) }
-                        if g >= 1, g + 1 < n { green += Self.run(p[i - n], p[i], p[i + n], into: &histograms[1]) }
+                    let row = p + g * n
+                    if g % step == 0 {
+                        var sum: Float = 0
+                        for r in 1..<(n - 1) { sum += run(row[r - 1], row[r], row[r + 1], red) }
+                        part.zigzag.x += Double(sum)
+                        part.runs.x += n - 2
                     }
-                    zigzags.x += Double(red)
-                    zigzags.y += Double(green)
+                    if g >= 1, g + 1 < n {
+                        var sum: Float = 0
+                        for r in stride(from: 0, to: n, by: step) { sum += run(row[r - n], row[r], row[r + n], green) }
+                        part.zigzag.y += Double(sum)
+                        part.runs.y += (n + step - 1) / step
+                    }
                 }
             }
             if b >= 1, b + 1 < n {
-                let below = planes[(b + 2) % 3], above = planes[(b + 1) % 3]
-                var blue: Float = 0
-                for i in 0..<plane {
-                    blue += Self.run(below[i], current[i], above[i], into: &histograms[2])
+                let below = planeBuffer(b - 1), above = planeBuffer(b + 1)
+                let current = planeBuffer(b)
+                var sum: Float = 0
+                for g in stride(from: 0, to: n, by: step) {
+                    for r in stride(from: 0, to: n, by: step) {
+                        let i = g * n + r
+                        sum += run(below[i], current[i], above[i], blue)
+                    }
                 }
-                zigzags.z += Double(blue)
+                part.zigzag.z += Double(sum)
+                part.runs.z += ((n + step - 1) / step) * ((n + step - 1) / step)
             }
         }
-        let runs = Double(n - 2) * Double(plane) * 3
-        self.zigzag = zigzags / runs
-        self.curvature = SIMD3(histograms[0].percentile(0.99), histograms[1].percentile(0.99),
-                               histograms[2].percentile(0.99))
+        part.histograms = [red, green, blue]
+        return part
     }
 
-    /// Records one run's second differences and returns its zig-zag.
+    /// Records one run's second differences and returns its zig-zag. Scalar per channel: the
+    /// generic SIMD min/max helpers are not inlined here and cost more than the arithmetic.
     @inline(__always)
-    private static func run(_ a: SIMD3<Float>, _ b: SIMD3<Float>, _ c: SIMD3<Float>, into histogram: inout Histogram) -> Float {
+    private static func run(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ histogram: Histogram) -> Float {
+        channel(a.x, b.x, c.x, histogram, lane: 0) + channel(a.y, b.y, c.y, histogram, lane: 1)
+            + channel(a.z, b.z, c.z, histogram, lane: 2)
+    }
+
+    @inline(__always)
+    private static func channel(_ a: Float, _ b: Float, _ c: Float, _ histogram: Histogram, lane: Int) -> Float {
         let first = b - a, second = c - b
         let curvature = second - first
-        histogram.add(max(curvature.x, -curvature.x))
-        histogram.add(max(curvature.y, -curvature.y))
-        histogram.add(max(curvature.z, -curvature.z))
-        let turning = (first * second) .< SIMD3<Float>(repeating: 0)
-        let size = pointwiseMin(pointwiseMax(first, -first), pointwiseMax(second, -second))
-        return SIMD3<Float>(repeating: 0).replacing(with: size, where: turning).sum()
+        histogram.add(curvature < 0 ? -curvature : curvature, lane: lane)
+        guard first * second < 0 else { return 0 }
+        let up = first < 0 ? -first : first, down = second < 0 ? -second : second
+        return up < down ? up : down
     }
 
     /// Counts of values in bins of 1/8 code value up to 1024 (larger values share the last bin).
-    private struct Histogram {
+    /// Each channel counts into its own lane: consecutive increments of one bin would otherwise wait
+    /// on each other through memory.
+    private final class Histogram {
         static let binsPerCode: Float = 8
-        var counts = [Int](repeating: 0, count: 8 * 1024 + 1)
-        var total = 0
+        static let binCount = 8 * 1024 + 1
+        static let lanes = 3
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: lanes * binCount)
+
+        init() {
+            counts.initialize(repeating: 0, count: Self.lanes * Self.binCount)
+        }
+
+        deinit {
+            counts.deallocate()
+        }
 
         @inline(__always)
-        mutating func add(_ value: Float) {
-            let bin = min(Int(value * Self.binsPerCode), counts.count - 1)
-            counts[bin] += 1
-            total += 1
+        func add(_ value: Float, lane: Int) {
+            counts[lane * Self.binCount + min(Int(value * Self.binsPerCode), Self.binCount - 1)] += 1
+        }
+
+        func merge(_ other: Histogram) {
+            for bin in 0..<(Self.lanes * Self.binCount) { counts[bin] += other.counts[bin] }
+        }
+
+        func count(_ bin: Int) -> Int {
+            (0..<Self.lanes).reduce(0) { $0 + counts[$1 * Self.binCount + bin] }
         }
 
         func percentile(_ fraction: Double) -> Double {
+            let total = (0..<Self.binCount).reduce(0) { $0 + count($1) }
             let target = Int((Double(total) * fraction).rounded(.up))
             var seen = 0
-            for (bin, count) in counts.enumerated() {
-                seen += count
+            for bin in 0..<Self.binCount {
+                seen += count(bin)
                 if seen >= target { return Double(bin) / Double(Self.binsPerCode) }
             }
-            return Double(counts.count - 1) / Double(Self.binsPerCode)
+            return Double(Self.binCount - 1) / Double(Self.binsPerCode)
         }
     }
 }

@@ -19,9 +19,23 @@ public enum ReferenceGenerator {
         guard HaldLayout.referenceSizes.contains(size) else { throw GeneratorError.invalidSize(size) }
         let maxCode = try validatedMaxCode(bitDepth)
         let codes = (0..<size).map { (2 * $0 * maxCode + (size - 1)) / (2 * (size - 1)) }
-        try write(layout: HaldLayout(cubeSize: size), bitDepth: bitDepth, to: path) { index in
-            let r = index % size, g = (index / size) % size, b = index / (size * size)
-            return SIMD3(codes[r], codes[g], codes[b])
+        try write(layout: HaldLayout(cubeSize: size), bitDepth: bitDepth, to: path) { first, count, band in
+            // Walk the lattice in raster order with counters rather than dividing every index.
+            var r = first % size, g = (first / size) % size, b = first / (size * size)
+            for i in 0..<count {
+                band[3 * i] = codes[r]
+                band[3 * i + 1] = codes[g]
+                band[3 * i + 2] = codes[b]
+                r += 1
+                if r == size {
+                    r = 0
+                    g += 1
+                    if g == size {
+                        g = 0
+                        b += 1
+                    }
+                }
+            }
         }
     }
 
@@ -35,12 +49,26 @@ public enum ReferenceGenerator {
         } catch {
             throw GeneratorError.notAHaldSize(table.size)
         }
-        let scale = Float(maxCode)
-        try write(layout: layout, bitDepth: bitDepth, to: path) { index in
-            let e = table.entry(at: index)
-            let rgb = (pointwiseMin(pointwiseMax(SIMD3(e.x, e.y, e.z), .zero), .one) * scale).rounded(.toNearestOrAwayFromZero)
-            return SIMD3(Int(rgb.x), Int(rgb.y), Int(rgb.z))
+        let scale = SIMD4<Float>(repeating: Float(maxCode))
+        var entries = [SIMD4<Float>](repeating: .zero, count: bandPixels(side: layout.side))
+        try write(layout: layout, bitDepth: bitDepth, to: path) { first, count, band in
+            entries.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                table.copyEntries(first..<(first + count), into: base)
+                for i in 0..<count {
+                    let clamped = pointwiseMin(pointwiseMax(base[i], .zero), .one)
+                    let code = (clamped * scale).rounded(.toNearestOrAwayFromZero)
+                    band[3 * i] = Int(code.x)
+                    band[3 * i + 1] = Int(code.y)
+                    band[3 * i + 2] = Int(code.z)
+                }
+            }
         }
+    }
+
+    /// Pixels per band of rows handed to libpng at once (about 256 kB of samples).
+    private static func bandPixels(side: Int) -> Int {
+        max(1, min(side, (1 << 18) / side)) * side
     }
 
     private static func validatedMaxCode(_ bitDepth: Int) throws -> Int {
@@ -48,40 +76,42 @@ public enum ReferenceGenerator {
         return bitDepth == 8 ? 255 : 65535
     }
 
-    /// Streams the image through `AtomicFile`; `code` gives entry `index`'s RGB code values.
+    /// Streams the image through `AtomicFile`; `fill(first, count, codes)` writes the RGB code values
+    /// of entries first..<first+count into `codes` (3 per entry).
     private static func write(layout: HaldLayout, bitDepth: Int, to path: String,
-                              code: (Int) -> SIMD3<Int>) throws {
+                              fill: (Int, Int, UnsafeMutablePointer<Int>) -> Void) throws {
         let side = layout.side
-        let bandRows = max(1, min(side, (1 << 18) / side))
+        let bandRows = bandPixels(side: side) / side
         try AtomicFile.write(to: path) { temporary in
             // Sub filtering turns the lattice's steady ramps into runs of equal bytes, which zlib
             // packs tightly: the 64 reference is a few kB.
             let writer = try PNGRowWriter(path: temporary, displayPath: path, width: side, height: side,
                                           channels: 3, bitDepth: bitDepth, colorSpace: .sRGB,
                                           compressionLevel: 9, filter: .sub)
+            let codes = UnsafeMutablePointer<Int>.allocate(capacity: bandRows * side * 3)
+            defer { codes.deallocate() }
             if bitDepth == 8 {
                 var band = [UInt8](repeating: 0, count: bandRows * side * 3)
-                try stream(side: side, bandRows: bandRows, band: &band, code: code, writer: writer) { UInt8(truncatingIfNeeded: $0) }
+                try stream(side: side, bandRows: bandRows, codes: codes, band: &band, fill: fill, writer: writer)
             } else {
                 var band = [UInt16](repeating: 0, count: bandRows * side * 3)
-                try stream(side: side, bandRows: bandRows, band: &band, code: code, writer: writer) { UInt16(truncatingIfNeeded: $0) }
+                try stream(side: side, bandRows: bandRows, codes: codes, band: &band, fill: fill, writer: writer)
             }
             try writer.finish()
         }
     }
 
-    private static func stream<Sample>(side: Int, bandRows: Int, band: inout [Sample],
-                                       code: (Int) -> SIMD3<Int>, writer: PNGRowWriter,
-                                       convert: (Int) -> Sample) throws {
+    private static func stream<Sample: FixedWidthInteger>(
+        side: Int, bandRows: Int, codes: UnsafeMutablePointer<Int>, band: inout [Sample],
+        fill: (Int, Int, UnsafeMutablePointer<Int>) -> Void, writer: PNGRowWriter
+    ) throws {
         var row = 0
         while row < side {
             let rows = min(bandRows, side - row)
-            let first = row * side
-            for i in 0..<(rows * side) {
-                let value = code(first + i)
-                band[3 * i] = convert(value.x)
-                band[3 * i + 1] = convert(value.y)
-                band[3 * i + 2] = convert(value.z)
+            let count = rows * side
+            fill(row * side, count, codes)
+            band.withUnsafeMutableBufferPointer { samples in
+                for i in 0..<(3 * count) { samples[i] = Sample(truncatingIfNeeded: codes[i]) }
             }
             try band.withUnsafeBytes { try writer.write(rows: rows, from: $0) }
             row += rows

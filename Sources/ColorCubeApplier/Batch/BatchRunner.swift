@@ -8,7 +8,7 @@ import Foundation
 public struct BatchRunner: Sendable {
     /// What happened to one job.
     public enum Outcome: Sendable {
-        case done
+        case done(StageTimes)
         /// The output existed and `skipExisting` was set.
         case skipped
         case failed(any Error)
@@ -16,9 +16,12 @@ public struct BatchRunner: Sendable {
 
     /// Counts for the summary line.
     public struct Summary: Sendable, Equatable {
+        public init() {}
         public var done = 0
         public var skipped = 0
         public var failed = 0
+        /// Time per stage, summed over the images done.
+        public var times = StageTimes()
         public var total: Int { done + skipped + failed }
     }
 
@@ -55,7 +58,9 @@ public struct BatchRunner: Sendable {
                     let outcome = process(job, parallel: splitImages)
                     lock.lock()
                     switch outcome {
-                    case .done: summary.done += 1
+                    case .done(let times):
+                        summary.done += 1
+                        summary.times += times
                     case .skipped: summary.skipped += 1
                     case .failed: summary.failed += 1
                     }
@@ -75,8 +80,7 @@ public struct BatchRunner: Sendable {
             if !folder.isEmpty, !fileManager.fileExists(atPath: folder) {
                 try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
             }
-            try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat, parallel: parallel)
-            return .done
+            return .done(try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat, parallel: parallel))
         } catch {
             return .failed(error)
         }

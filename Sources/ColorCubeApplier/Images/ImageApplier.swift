@@ -59,8 +59,17 @@ public struct ImageApplier: Sendable {
 
     /// Reads `input`, applies the look and writes `output` atomically (temporary name, then rename).
     /// - Parameter outputFormat: the format to write; nil keeps the input's.
+    /// - Returns: how long each stage took.
     /// - Throws: `ImageError` naming the file at fault.
-    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true) throws {
+    @discardableResult
+    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true) throws -> StageTimes {
+        var times = StageTimes()
+        var clock = ContinuousClock.now
+        func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
+            let now = ContinuousClock.now
+            times[keyPath: stage] += now - clock
+            clock = now
+        }
         guard let inputFormat = ImageFormat(sniffing: input) else {
             if BinaryFile.readPrefix(path: input, count: 1) == nil {
                 throw ImageError.cannotOpen(path: input, reason: "no such file or not readable")
@@ -68,7 +77,13 @@ public struct ImageApplier: Sendable {
             throw ImageError.notAnImage(path: input)
         }
         var image = try ImageApplier.read(input, format: inputFormat)
+        lap(\.decode)
+        if !options.ignoreProfile {
+            try ColorConversion.convertToSRGB(&image, path: input)
+        }
+        lap(\.colorManagement)
         try apply(to: &image, path: input, parallel: parallel)
+        lap(\.lut)
         let format = outputFormat ?? inputFormat
         MetadataBridge.adapt(&image.metadata, from: inputFormat, to: format)
         try AtomicFile.write(to: output) { temporary in
@@ -82,6 +97,8 @@ public struct ImageApplier: Sendable {
                                    subsampling: subsampling)
             }
         }
+        lap(\.encode)
+        return times
     }
 
     static func read(_ path: String, format: ImageFormat) throws -> RasterImage {

@@ -52,12 +52,11 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
     /// Copies any table into Float32 storage.
     public init(_ table: some CubeTable) {
         var values = [Float](repeating: 0, count: table.entryCount * 4)
-        for index in 0..<table.entryCount {
-            let entry = table.entry(at: index)
-            values[4 * index] = entry.x
-            values[4 * index + 1] = entry.y
-            values[4 * index + 2] = entry.z
-            values[4 * index + 3] = entry.w
+        values.withUnsafeMutableBytes { raw in
+            let entries = raw.bindMemory(to: SIMD4<Float>.self)
+            if let base = entries.baseAddress {
+                table.copyEntries(0..<table.entryCount, into: base)
+            }
         }
         self.size = table.size
         self.values = values
@@ -73,6 +72,13 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
     @inlinable
     public func entry(at index: Int) -> SIMD4<Float> {
         SIMD4(values[4 * index], values[4 * index + 1], values[4 * index + 2], values[4 * index + 3])
+    }
+
+    public func copyEntries(_ range: Range<Int>, into buffer: UnsafeMutablePointer<SIMD4<Float>>) {
+        values.withUnsafeBytes { raw in
+            let entries = raw.bindMemory(to: SIMD4<Float>.self)
+            for (offset, index) in range.enumerated() { buffer[offset] = entries[index] }
+        }
     }
 
     /// The entry at lattice node (r, g, b).

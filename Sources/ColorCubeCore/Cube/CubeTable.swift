@@ -8,6 +8,11 @@ public protocol CubeTable {
     var size: Int { get }
     /// The RGBA entry at red-fastest index `index` (0..<size^3).
     func entry(at index: Int) -> SIMD4<Float>
+
+    /// Copies the entries at red-fastest indices `range` into `buffer` (at least `range.count` long).
+    /// Writers and analyses read tables in chunks through this, so a conformer can serve a chunk
+    /// with one tight loop instead of one call per entry.
+    func copyEntries(_ range: Range<Int>, into buffer: UnsafeMutablePointer<SIMD4<Float>>)
 }
 
 extension CubeTable {
@@ -15,17 +20,37 @@ extension CubeTable {
     @inlinable
     public var entryCount: Int { size * size * size }
 
+    /// Entry by entry, for conformers with nothing faster.
+    public func copyEntries(_ range: Range<Int>, into buffer: UnsafeMutablePointer<SIMD4<Float>>) {
+        for (offset, index) in range.enumerated() {
+            buffer[offset] = entry(at: index)
+        }
+    }
+
+    /// Calls `body` with consecutive chunks of entries (start index and buffer), in order.
+    public func forEachChunk(of chunkSize: Int = 1 << 14, _ body: (Int, UnsafeBufferPointer<SIMD4<Float>>) throws -> Void) rethrows {
+        let buffer = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: chunkSize)
+        defer { buffer.deallocate() }
+        var start = 0
+        while start < entryCount {
+            let count = min(chunkSize, entryCount - start)
+            copyEntries(start..<(start + count), into: buffer)
+            try body(start, UnsafeBufferPointer(start: buffer, count: count))
+            start += count
+        }
+    }
+
     /// The smallest and largest value of each of red, green and blue over all entries.
     public func outputRange() -> (min: SIMD3<Float>, max: SIMD3<Float>) {
-        var low = SIMD3<Float>(repeating: .infinity)
-        var high = SIMD3<Float>(repeating: -.infinity)
-        for index in 0..<entryCount {
-            let e = entry(at: index)
-            let rgb = SIMD3(e.x, e.y, e.z)
-            low = pointwiseMin(low, rgb)
-            high = pointwiseMax(high, rgb)
+        var low = SIMD4<Float>(repeating: .infinity)
+        var high = SIMD4<Float>(repeating: -.infinity)
+        forEachChunk { _, entries in
+            for e in entries {
+                low = pointwiseMin(low, e)
+                high = pointwiseMax(high, e)
+            }
         }
-        return (low, high)
+        return (SIMD3(low.x, low.y, low.z), SIMD3(high.x, high.y, high.z))
     }
 }
 

@@ -135,9 +135,10 @@ public enum CubeTextFormat {
             character == "\"" ? "'" : (character.isNewline ? " " : character)
         })
         try writer.append("TITLE \"\(cleanTitle)\"\nLUT_3D_SIZE \(table.size)\n")
-        for index in 0..<table.entryCount {
-            let entry = table.entry(at: index)
-            try writer.appendFixedLine(entry.x, entry.y, entry.z)
+        try table.forEachChunk { _, entries in
+            for entry in entries {
+                try writer.appendFixedLine(entry.x, entry.y, entry.z)
+            }
         }
         try writer.close()
     }

@@ -16,22 +16,17 @@ public enum RawCubeFormat {
     /// Writes `table` to `path` (created or truncated); `displayPath` names it in errors.
     public static func write(_ table: some CubeTable, to path: String, displayPath: String? = nil) throws {
         let file = try OutputFile(path: path, displayPath: displayPath)
-        let chunkEntries = 1 << 14
-        var chunk = [UInt32](repeating: 0, count: chunkEntries * 4)
-        var index = 0
-        while index < table.entryCount {
-            let count = min(chunkEntries, table.entryCount - index)
-            for i in 0..<count {
-                let e = table.entry(at: index + i)
+        var chunk = [UInt32](repeating: 0, count: 4 << 14)
+        try table.forEachChunk(of: 1 << 14) { _, entries in
+            for (i, e) in entries.enumerated() {
                 chunk[4 * i] = e.x.bitPattern.littleEndian
                 chunk[4 * i + 1] = e.y.bitPattern.littleEndian
                 chunk[4 * i + 2] = e.z.bitPattern.littleEndian
                 chunk[4 * i + 3] = e.w.bitPattern.littleEndian
             }
             try chunk.withUnsafeBytes { bytes in
-                try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<(count * bytesPerEntry)]))
+                try file.write(UnsafeRawBufferPointer(rebasing: bytes[0..<(entries.count * bytesPerEntry)]))
             }
-            index += count
         }
         try file.close()
     }

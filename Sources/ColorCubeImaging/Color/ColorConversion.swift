@@ -1,4 +1,5 @@
 import CLittleCMS
+import Synchronization
 
 /// Colour management with Little CMS: bringing images that embed an ICC profile into sRGB, the
 /// space colorcube's looks are defined in.
@@ -9,6 +10,17 @@ public enum ColorConversion {
     /// True when `profile` describes sRGB closely enough that converting would change no 8-bit
     /// code value by more than a rounding step (checked on a grid of colours, not by name).
     public static func isSRGB(_ profile: ICCProfileData) -> Bool {
+        // Photos from one camera or phone share a profile: decide once per distinct profile.
+        sRGBVerdicts.withLock { $0[profile.bytes] } ?? {
+            let verdict = probeSRGB(profile)
+            sRGBVerdicts.withLock { $0[profile.bytes] = verdict }
+            return verdict
+        }()
+    }
+
+    private static let sRGBVerdicts = Mutex<[[UInt8]: Bool]>([:])
+
+    private static func probeSRGB(_ profile: ICCProfileData) -> Bool {
         guard let transform = try? Transform(profile: profile, path: "", bitDepth: 16, channels: 3) else {
             return false
         }
@@ -39,12 +51,17 @@ public enum ColorConversion {
     }
 
     /// Converts `image` from its embedded profile to sRGB in place and tags it `.sRGB`; alpha is
-    /// carried unchanged. Images that are untagged or already sRGB are left alone.
+    /// carried unchanged. Untagged images are left alone; an embedded profile that describes sRGB
+    /// (see `isSRGB`) is only retagged, and 8-bit input then stays 8-bit.
     /// - Parameter promoteTo16Bit: convert 8-bit input into 16-bit output, to keep the precision of
     ///   the conversion (used when the result is a LUT rather than a photo).
     /// - Throws: `ImageError.badProfile` when the profile cannot be read or is not an RGB profile.
     public static func convertToSRGB(_ image: inout RasterImage, path: String, promoteTo16Bit: Bool = false) throws(ImageError) {
         guard case .icc(let profile) = image.colorSpace else { return }
+        if ColorConversion.isSRGB(profile) {
+            image.colorSpace = .sRGB
+            return
+        }
         let outputDepth = promoteTo16Bit ? 16 : image.bitDepth
         let transform = try Transform(profile: profile, path: path, bitDepth: image.bitDepth,
                                       outputBitDepth: outputDepth, channels: image.channels)

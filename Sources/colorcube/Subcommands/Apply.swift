@@ -44,6 +44,9 @@ extension ColorCubeCommand {
         @Option(help: "JPEG quality, 1 to 100.")
         var quality: Int = 92
 
+        @Flag(help: "Print the time spent decoding, converting colours, applying the LUT and encoding.")
+        var benchmark = false
+
         @OptionGroup var rawOptions: RawStreamOptions
 
         func validate() throws {
@@ -75,6 +78,7 @@ extension ColorCubeCommand {
 
         private func runImages(engine: LUTEngine) throws {
             guard let output else { return }
+            let started = ContinuousClock.now
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)))
             let applier = ImageApplier(engine: engine, options: .init(ignoreProfile: ignoreProfile, quality: quality))
             let runner = BatchRunner(applier: applier, jobs: jobs, skipExisting: skipExisting)
@@ -89,6 +93,13 @@ extension ColorCubeCommand {
             progress.clear()
             if !plan.singleFile {
                 Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed")
+            }
+            if benchmark {
+                let t = summary.times
+                func seconds(_ d: Duration) -> String { Diagnostics.decimal(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18, places: 3) }
+                Diagnostics.note("benchmark: \(summary.done) images, wall \(seconds(ContinuousClock.now - started)) s; "
+                    + "summed over threads: decode \(seconds(t.decode)) s, colour management \(seconds(t.colorManagement)) s, "
+                    + "LUT \(seconds(t.lut)) s, encode \(seconds(t.encode)) s")
             }
             if summary.failed > 0 { throw ExitCode.failure }
         }

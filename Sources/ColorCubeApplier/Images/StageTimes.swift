@@ -1,0 +1,20 @@
+/// Where the time of applying a look to image files goes, summed over images (and so over
+/// threads: with several images in flight the sum exceeds the wall time).
+public struct StageTimes: Sendable, Equatable {
+    public var decode: Duration = .zero
+    /// Converting an embedded ICC profile to sRGB.
+    public var colorManagement: Duration = .zero
+    public var lut: Duration = .zero
+    public var encode: Duration = .zero
+
+    public init() {}
+
+    public var total: Duration { decode + colorManagement + lut + encode }
+
+    public static func += (lhs: inout StageTimes, rhs: StageTimes) {
+        lhs.decode += rhs.decode
+        lhs.colorManagement += rhs.colorManagement
+        lhs.lut += rhs.lut
+        lhs.encode += rhs.encode
+    }
+}
