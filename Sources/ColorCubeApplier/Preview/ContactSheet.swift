@@ -99,8 +99,8 @@ public struct ContactSheet: Sendable {
                            colorSpace: .sRGB)
     }
 
-    /// `name` in capitals, shortened with ".." to fit `width` pixels.
-    func fitted(_ name: String, width: Int) -> String {
+    /// `name` in capitals, shortened with ".." to fit `width` pixels at the label scale.
+    public func fitted(_ name: String, width: Int) -> String {
         let scale = max(options.labelScale, 1)
         let fits = max(1, (width / scale + 1) / BitmapFont.advance)
         let upper = name.uppercased()

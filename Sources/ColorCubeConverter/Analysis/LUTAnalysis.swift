@@ -97,8 +97,9 @@ public struct LUTAnalysis: Sendable {
         var measured = true
     }
 
-    /// The node indices along each axis where colour differences are measured.
-    static func deltaEIndices(size: Int) -> [Int] {
+    /// The node indices along each axis where colour differences are measured: all of them up to
+    /// `deltaESamples`, else `deltaESamples` evenly spread ones from 0 to size - 1.
+    public static func deltaEIndices(size: Int) -> [Int] {
         guard size > deltaESamples else { return Array(0..<size) }
         let last = Double(size - 1), steps = Double(deltaESamples - 1)
         return (0..<deltaESamples).map { Int((Double($0) * last / steps).rounded()) }

@@ -1,0 +1,152 @@
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeGenerator
+import Testing
+
+/// Every format written by `LUTWriter` and read back by `LUTReader` gives the same table within the
+/// format's precision.
+@Suite struct FormatRoundTripTests {
+    /// A look with different curves per channel, so any swap or transposition shows.
+    static func look(size: Int) throws -> ColorCube {
+        try ColorCube(size: size) { c in
+            SIMD3(c.x * c.x * 0.9 + 0.05, 0.2 + 0.6 * c.y + 0.1 * c.z, 1 - 0.8 * c.z * (0.5 + 0.5 * c.x))
+        }
+    }
+
+    /// Largest |a - b| over red, green and blue of all entries.
+    static func largestDifference(_ a: some CubeTable, _ b: some CubeTable) -> Float {
+        var largest: Float = 0
+        for index in 0..<a.entryCount {
+            let d = a.entry(at: index) - b.entry(at: index)
+            largest = max(largest, abs(d.x), abs(d.y), abs(d.z))
+        }
+        return largest
+    }
+
+    static let cases: [(LUTFormat, Int?, Float)] = [
+        (.raw, nil, 0),
+        (.cube, nil, 5e-7 + 1e-7),  // six decimals, plus Float rounding of the parsed value
+        (.threeDL, 10, 0.5 / 1023 + 1e-6),
+        (.threeDL, 12, 0.5 / 4095 + 1e-6),
+        (.threeDL, 16, 0.5 / 65535 + 1e-6),
+        (.hald, 8, 0.5 / 255 + 1e-6),
+        (.hald, 16, 0.5 / 65535 + 1e-6),
+        // Rounding to 16 bits plus Little CMS's 16-bit interpolation at nodes that do not fall on
+        // whole 16-bit inputs.
+        (.icc, nil, 3 / 65535),
+    ]
+
+    @Test(arguments: cases)
+    func roundTrip(format: LUTFormat, depth: Int?, tolerance: Float) throws {
+        let folder = try TemporaryDirectory()
+        let cube = try Self.look(size: 16)
+        let path = folder.file("look.\(format.defaultExtension)")
+        try LUTWriter.write(cube, format: format, to: path, title: "look", options: .init(bitDepth: depth))
+        let read = try LUTReader.read(path: path)
+        #expect(read.format == format)
+        #expect(read.cube.size == 16)
+        let error = Self.largestDifference(cube, read.cube)
+        #expect(error <= tolerance, "\(format.rawValue) \(depth ?? 0)-bit: expected <= \(tolerance), observed \(error)")
+    }
+
+    @Test func formatsAreToldByContentWithoutAnExtension() throws {
+        let folder = try TemporaryDirectory()
+        let cube = try Self.look(size: 4)
+        for format in [LUTFormat.cube, .hald, .icc] {
+            let named = folder.file("look.\(format.defaultExtension)")
+            try LUTWriter.write(cube, format: format, to: named, title: "look")
+            let bare = folder.file("look-\(format.rawValue)")
+            try BinaryFile.readAll(path: named).withUnsafeBytes { bytes in
+                let file = try OutputFile(path: bare)
+                try file.write(bytes)
+                try file.close()
+            }
+            #expect(try LUTReader.read(path: bare).format == format)
+        }
+    }
+
+    @Test func haldLevel12ReadsBackAndResamplesTo64() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("hald-12.png")
+        try ReferenceGenerator.writeHald(IdentityTable(size: 144), to: path)
+        let contents = try LUTReader.readContents(path: path)
+        #expect(contents.format == .hald)
+        #expect(contents.table.size == 144)
+        // Every value is the 8-bit code writeHald rounded to, exactly.
+        for index in stride(from: 0, to: 144 * 144 * 144, by: 997) {
+            let r = index % 144, g = (index / 144) % 144, b = index / (144 * 144)
+            let code = { (i: Int) in Float((Double(i) * 255 / 143).rounded()) / 255 }
+            let expected = SIMD3(code(r), code(g), code(b))
+            let e = contents.table.entry(at: index)
+            #expect(SIMD3(e.x, e.y, e.z) == expected)
+        }
+        // Resampling the 144 lattice itself to 64 gives the identity 64 (trilinear is exact on it).
+        let exact = try CubeResampler.resample(IdentityTable(size: 144), to: 64)
+        let exactError = Self.largestDifference(exact, try ColorCube.identity(size: 64))
+        #expect(exactError <= 1e-6, "observed \(exactError)")
+        // Through the 8-bit image, the result is the identity within the image's rounding.
+        let resampled = try CubeResampler.resample(contents.table, to: 64)
+        let error = Self.largestDifference(resampled, try ColorCube.identity(size: 64))
+        #expect(error <= 0.5 / 255 + 1e-6, "observed \(error)")
+    }
+
+    @Test func resamplingKeepsAffineLooksExactly() throws {
+        let affine = try ColorCube(size: 65) { c in SIMD3(0.1 + 0.8 * c.x, c.y * 0.5 + c.z * 0.25, 1 - c.z) }
+        for interpolation in [Interpolation.trilinear, .tetrahedral] {
+            let small = try CubeResampler.resample(affine, to: 33, interpolation: interpolation)
+            let expected = try ColorCube(size: 33) { c in SIMD3(0.1 + 0.8 * c.x, c.y * 0.5 + c.z * 0.25, 1 - c.z) }
+            #expect(Self.largestDifference(small, expected) <= 1e-6)
+        }
+    }
+
+    @Test func resamplingToAnInvalidSizeThrows() throws {
+        let cube = try ColorCube.identity(size: 4)
+        #expect(throws: CubeError.invalidSize(1)) { try CubeResampler.resample(cube, to: 1) }
+        #expect(throws: CubeError.invalidSize(257)) { try CubeResampler.resample(cube, to: 257) }
+    }
+
+    @Test func haldOutputNeedsASquareSize() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("look.png")
+        #expect(throws: ConversionError.self) {
+            try LUTWriter.write(try ColorCube.identity(size: 33), format: .hald, to: path, title: "")
+        }
+        #expect(!BinaryFile.exists(path))
+    }
+
+    @Test func invalidBitDepthsAreRefusedBeforeWriting() throws {
+        let folder = try TemporaryDirectory()
+        let cube = try ColorCube.identity(size: 4)
+        #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.3dl"), reason: "a .3dl holds 10, 12 or 16 bits per value, not 8")) {
+            try LUTWriter.write(cube, format: .threeDL, to: folder.file("a.3dl"), title: "", options: .init(bitDepth: 8))
+        }
+        #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.png"), reason: "a Hald PNG holds 8 or 16 bits per value, not 12")) {
+            try LUTWriter.write(cube, format: .hald, to: folder.file("a.png"), title: "", options: .init(bitDepth: 12))
+        }
+    }
+
+    @Test func unknownFormatsAreNamed() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("notes.txt")
+        let file = try OutputFile(path: path)
+        try file.write("just some notes\n")
+        try file.close()
+        #expect(throws: LUTFileError.unknownFormat(path: path)) { try LUTReader.read(path: path) }
+    }
+
+    @Test func cubeDomainIsReported() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("wide.cube")
+        let file = try OutputFile(path: path)
+        try file.write("LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 2 2 2\n")
+        for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { try file.write("\(2 * r) \(2 * g) \(2 * b)\n") } } }
+        try file.close()
+        let contents = try LUTReader.readContents(path: path)
+        #expect(contents.domainMax == SIMD3(repeating: 2))
+        #expect(contents.domainMin == SIMD3(repeating: 0))
+    }
+}
+
+private extension BinaryFile {
+    static func exists(_ path: String) -> Bool { readPrefix(path: path, count: 1) != nil }
+}
