@@ -33,16 +33,38 @@ enum CommandRunner {
         process.standardError = errors
         process.standardInput = standardInput
         try process.run()
-        // Read both pipes concurrently so a chatty child never blocks on a full pipe.
-        var stdout = Data(), stderr = Data()
-        let group = DispatchGroup()
-        DispatchQueue.global().async(group: group) { stdout = output.fileHandleForReading.readDataToEndOfFile() }
-        DispatchQueue.global().async(group: group) { stderr = errors.fileHandleForReading.readDataToEndOfFile() }
-        if let input { standardInput.fileHandleForWriting.write(input) }
-        try? standardInput.fileHandleForWriting.close()
-        group.wait()
+        // Read standard error on another thread so a chatty child never blocks on a full pipe.
+        let errorText = ErrorCollector(errors.fileHandleForReading)
+        if let input {
+            let writer = standardInput.fileHandleForWriting
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: input)
+                try? writer.close()
+            }
+        } else {
+            try? standardInput.fileHandleForWriting.close()
+        }
+        let stdout = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: stdout, stderr: String(decoding: stderr, as: UTF8.self))
+        return Result(status: process.terminationStatus, stdout: stdout, stderr: errorText.wait())
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class ErrorCollector: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
     }
 }
 
