@@ -2,6 +2,16 @@ import ArgumentParser
 
 @main
 struct ColorCubeCommand: ParsableCommand {
+    static func main() {
+        InterruptHandler.install()
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "colorcube",
         abstract: "Make, convert and apply colour-cube LUTs.",

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Writes files so that a reader never sees a half-written one: the content goes to a hidden
 /// temporary file in the destination's folder, which is renamed over the destination only once it
@@ -15,6 +16,8 @@ public enum AtomicFile {
     ///   throws, or `FileError.cannotRename`.
     public static func write<R>(to path: String, _ body: (String) throws -> R) throws -> R {
         let temporary = try createTemporary(beside: path)
+        pending.withLock { _ = $0.insert(temporary) }
+        defer { pending.withLock { _ = $0.remove(temporary) } }
         do {
             let result = try body(temporary)
             guard rename(temporary, path) == 0 else {
@@ -26,6 +29,18 @@ public enum AtomicFile {
         } catch {
             unlink(temporary)
             throw error
+        }
+    }
+
+    /// Temporary files being written right now.
+    private static let pending = Mutex<Set<String>>([])
+
+    /// Removes every temporary file still being written, for a process that is about to exit on an
+    /// interrupt, so that no half-written file is left behind.
+    public static func removeTemporaryFiles() {
+        pending.withLock { paths in
+            for path in paths { unlink(path) }
+            paths.removeAll()
         }
     }
 

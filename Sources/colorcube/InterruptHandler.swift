@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ColorCubeCore
+import Foundation
+
+/// Ends the process cleanly on Ctrl-C or a termination request: the temporary files of outputs
+/// still being written are removed, so an interrupted run leaves only complete outputs.
+///
+/// SIGINT and SIGTERM are blocked in every thread (threads inherit the mask of the thread that
+/// creates them, so this runs first) and one thread waits for them with sigwait, outside signal
+/// context, where removing files is safe.
+enum InterruptHandler {
+    static func install() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGINT)
+        sigaddset(&signals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+        let mask = signals
+        let waiter = Thread {
+            var received: Int32 = 0
+            var waited = mask
+            sigwait(&waited, &received)
+            AtomicFile.removeTemporaryFiles()
+            _exit(128 + received)
+        }
+        waiter.start()
+    }
+}
