@@ -1,0 +1,226 @@
+import ColorCubeCore
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
+
+/// Everything `LUTEngine` fixes for a cube, and the per-pixel interpolation that reads it.
+///
+/// A plain struct of pointers, so the hot loops touch no class and do no reference counting: each
+/// worker thread copies it and reads the shared, immutable lattice and tables. The engine owns the
+/// memory and calls `deallocate()` once.
+///
+/// Lattice entries are SIMD4<Float> (red, green, blue, alpha), red fastest: node (r, g, b) is at
+/// `r + g * greenStride + b * blueStride`. Interpolation works on a cell's lower corner `base` and
+/// the three fractions towards the next node; the cell is never past node N-2, so 1.0 is node N-2
+/// with fraction 1 and no read steps outside the lattice.
+struct LatticeKernel {
+    /// For one 8-bit code on one axis: the lower node's lattice offset (node times the axis
+    /// stride) and the fraction towards the next node.
+    struct Step {
+        var offset: Int32
+        var fraction: Float
+    }
+
+    let lattice: UnsafeMutablePointer<SIMD4<Float>>
+    let size: Int
+    let greenStride: Int
+    let blueStride: Int
+    /// The highest lower corner on an axis: N-2.
+    let lastCell: Int
+    let interpolation: Interpolation
+    let strength: Float
+    /// Per-axis tables for 8-bit codes, red then green then blue, 256 entries each.
+    let steps8: UnsafeMutablePointer<Step>
+    /// Per-axis lattice offsets of the nearest node for 8-bit codes, laid out like `steps8`.
+    let nearest8: UnsafeMutablePointer<Int32>
+    /// For each of the 8 outcomes of (x > y, y > z, x > z) as bits 2, 1, 0: the offsets of the two
+    /// inner corners of the tetrahedron holding the point (the two impossible outcomes repeat a
+    /// neighbour; they never occur).
+    let tetrahedra: UnsafeMutablePointer<SIMD2<Int32>>
+
+    init(cube: ColorCube, interpolation: Interpolation, strength: Float) {
+        let n = cube.size
+        size = n
+        greenStride = n
+        blueStride = n * n
+        lastCell = n - 2
+        self.interpolation = interpolation
+        self.strength = strength
+
+        lattice = .allocate(capacity: n * n * n)
+        for index in 0..<(n * n * n) {
+            lattice[index] = cube.entry(at: index)
+        }
+
+        // Node and fraction in exact integer arithmetic: code * (N-1) / 255 splits into a quotient
+        // and a remainder, so a code that falls on a node gets fraction 0 exactly.
+        steps8 = .allocate(capacity: 3 * 256)
+        nearest8 = .allocate(capacity: 3 * 256)
+        let axisStrides = [1, n, n * n]
+        for axis in 0..<3 {
+            for code in 0..<256 {
+                let position = code * (n - 1)
+                let node = min(position / 255, n - 2)
+                let remainder = position - node * 255
+                let stride = axisStrides[axis]
+                steps8[axis * 256 + code] = Step(offset: Int32(node * stride), fraction: Float(remainder) / 255)
+                // The fraction is never exactly 0.5 (255 is odd), so this is `fraction >= 0.5`.
+                let nearest = 2 * remainder >= 255 ? node + 1 : node
+                nearest8[axis * 256 + code] = Int32(nearest * stride)
+            }
+        }
+
+        let r = Int32(1), g = Int32(n), b = Int32(n * n)
+        tetrahedra = .allocate(capacity: 8)
+        tetrahedra[0] = SIMD2(b, b + g)  // z >= y >= x
+        tetrahedra[1] = SIMD2(b, b + g)  // impossible
+        tetrahedra[2] = SIMD2(g, g + b)  // y > z >= x
+        tetrahedra[3] = SIMD2(g, g + r)  // y >= x > z
+        tetrahedra[4] = SIMD2(b, b + r)  // z >= x > y
+        tetrahedra[5] = SIMD2(r, r + b)  // x > z >= y
+        tetrahedra[6] = SIMD2(r, r + g)  // impossible
+        tetrahedra[7] = SIMD2(r, r + g)  // x > y > z
+    }
+
+    func deallocate() {
+        lattice.deallocate()
+        steps8.deallocate()
+        nearest8.deallocate()
+        tetrahedra.deallocate()
+    }
+
+    // MARK: One pixel
+
+    /// Trilinear: the weighted mean of the cell's 8 corners, as seven lerps (red, then green, then
+    /// blue), the same order as `CubeSampler`.
+    @inline(__always)
+    func trilinear(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
+        let p = UnsafePointer(lattice) + base
+        let sg = greenStride, sb = blueStride
+        let c000 = p[0], c100 = p[1], c010 = p[sg], c110 = p[sg &+ 1]
+        let c001 = p[sb], c101 = p[sb &+ 1], c011 = p[sb &+ sg], c111 = p[sb &+ sg &+ 1]
+        let x = Lanes.splat(fr), y = Lanes.splat(fg), z = Lanes.splat(fb)
+        let c00 = Lanes.lerp(c000, c100, x)
+        let c10 = Lanes.lerp(c010, c110, x)
+        let c01 = Lanes.lerp(c001, c101, x)
+        let c11 = Lanes.lerp(c011, c111, x)
+        let c0 = Lanes.lerp(c00, c10, y)
+        let c1 = Lanes.lerp(c01, c11, y)
+        return Lanes.lerp(c0, c1, z)
+    }
+
+    /// Tetrahedral without branches: the order of the three fractions picks one of six tetrahedra
+    /// (a table lookup), whose corners walk from c000 to c111 along the axes in decreasing order
+    /// of their fraction; the weights are the differences of the sorted fractions. Ties give the
+    /// ambiguous corner weight 0, so the choice among tied tetrahedra does not matter.
+    @inline(__always)
+    func tetrahedral(_ base: Int, _ x: Float, _ y: Float, _ z: Float) -> SIMD4<Float> {
+        let p = UnsafePointer(lattice) + base
+        let outcome = (x > y ? 4 : 0) | (y > z ? 2 : 0) | (x > z ? 1 : 0)
+        let inner = tetrahedra[outcome]
+        let high = Self.larger(x, Self.larger(y, z)), low = Self.smaller(x, Self.smaller(y, z))
+        let middle = Self.larger(Self.smaller(x, y), Self.smaller(Self.larger(x, y), z))
+        let c000 = p[0], cA = p[Int(inner.x)], cB = p[Int(inner.y)], c111 = p[blueStride &+ greenStride &+ 1]
+        let near = Lanes.add(Lanes.multiply(c000, Lanes.splat(1 - high)), Lanes.multiply(cA, Lanes.splat(high - middle)))
+        let far = Lanes.add(Lanes.multiply(cB, Lanes.splat(middle - low)), Lanes.multiply(c111, Lanes.splat(low)))
+        return Lanes.add(near, far)
+    }
+
+    /// The nearest node: a step along each axis whose fraction is at least 0.5.
+    @inline(__always)
+    func nearest(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
+        let step = (fr >= 0.5 ? 1 : 0) &+ (fg >= 0.5 ? greenStride : 0) &+ (fb >= 0.5 ? blueStride : 0)
+        return lattice[base &+ step]
+    }
+
+    /// Dispatches on the interpolation; for paths where the per-pixel switch is not the cost.
+    @inline(__always)
+    func interpolate(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
+        switch interpolation {
+        case .trilinear: trilinear(base, fr, fg, fb)
+        case .tetrahedral: tetrahedral(base, fr, fg, fb)
+        case .nearest: nearest(base, fr, fg, fb)
+        }
+    }
+
+    // MARK: Splitting inputs
+
+    /// A 16-bit code's lower node and fraction on one axis, in exact integer arithmetic (the
+    /// division by the constant 65535 compiles to a multiply and shift).
+    @inline(__always)
+    func split16(_ code: UInt16) -> (node: Int, fraction: Float) {
+        let position = UInt32(code) &* UInt32(truncatingIfNeeded: size - 1)
+        let node = min(Int(position / 65535), lastCell)
+        let remainder = Int(position) &- node &* 65535
+        return (node, Float(remainder) * (1 / 65535))
+    }
+
+    /// A Float input's lower node and fraction on one axis, clamping to [0, 1] (NaN to 0).
+    @inline(__always)
+    func splitFloat(_ value: Float) -> (node: Int, fraction: Float, clamped: Float) {
+        let clamped = value > 0 ? min(value, 1) : 0
+        let position = clamped * Float(size - 1)
+        let node = min(Int(position), lastCell)
+        return (node, position - Float(node), clamped)
+    }
+
+    /// max and min for inputs known not to be NaN: single instructions, where Swift's `max` and
+    /// `min` branch to honour NaN and signed zeros.
+    @inline(__always)
+    static func larger(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
+
+    @inline(__always)
+    static func smaller(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
+
+    /// Rounds red, green and blue (code values, already scaled to 0...255) to nearest and clamps
+    /// them to 0...255, packed as red | green << 8 | blue << 16.
+    ///
+    /// On x86-64 this is four SSE2 instructions (convert, two saturating packs, move); the Float
+    /// to integer conversions of the standard library's SIMD types go lane by lane through
+    /// generic code, many times slower.
+    @inline(__always)
+    static func packedBytes(_ value: SIMD4<Float>) -> UInt32 {
+        #if arch(x86_64)
+        // The upper clamp in Float keeps huge values from converting to Int32.min; the packs
+        // saturate the rest. cvtps2dq rounds to nearest, ties to even.
+        let integers = _mm_cvtps_epi32(_mm_min_ps(value, _mm_set1_ps(255)))
+        let shorts = _mm_packs_epi32(integers, integers)
+        return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(shorts, shorts)))
+        #else
+        let codes = roundedCodes(value, maxCode: 255)
+        return codes.x | codes.y << 8 | codes.z << 16
+        #endif
+    }
+
+    /// Rounds red, green and blue (code values, already scaled to 0...65535) to nearest, clamped
+    /// to 0...65535.
+    @inline(__always)
+    static func codes16(_ value: SIMD4<Float>) -> (red: UInt16, green: UInt16, blue: UInt16) {
+        #if arch(x86_64)
+        // SSE2 has only a signed pack: shift 0...65535 to the signed range, pack, shift back
+        // (in integers, after rounding, so that no Float rounding happens twice).
+        let clamped = _mm_min_ps(_mm_max_ps(value, _mm_setzero_ps()), _mm_set1_ps(65535))
+        let integers = _mm_sub_epi32(_mm_cvtps_epi32(clamped), _mm_set1_epi32(32768))
+        let shorts = _mm_xor_si128(_mm_packs_epi32(integers, integers), _mm_set1_epi16(-32768))
+        let lanes = UInt64(bitPattern: _mm_cvtsi128_si64(shorts))
+        return (UInt16(truncatingIfNeeded: lanes), UInt16(truncatingIfNeeded: lanes >> 16),
+                UInt16(truncatingIfNeeded: lanes >> 32))
+        #else
+        let codes = roundedCodes(value, maxCode: 65535)
+        return (UInt16(truncatingIfNeeded: codes.x), UInt16(truncatingIfNeeded: codes.y),
+                UInt16(truncatingIfNeeded: codes.z))
+        #endif
+    }
+
+    /// The portable rounding: clamps each lane to 0...maxCode (maxCode < 2^22), then adds
+    /// 1.5 * 2^23, which leaves the value rounded to nearest (ties to even) in the low mantissa
+    /// bits.
+    @inline(__always)
+    static func roundedCodes(_ value: SIMD4<Float>, maxCode: Float) -> SIMD4<UInt32> {
+        var clamped = value
+        for lane in 0..<4 {
+            clamped[lane] = value[lane] > 0 ? (value[lane] < maxCode ? value[lane] : maxCode) : 0
+        }
+        return unsafeBitCast(clamped + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+    }
+}

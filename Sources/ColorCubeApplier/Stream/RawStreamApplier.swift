@@ -1,0 +1,133 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Applies a look to a stream of raw video frames, as piped from and to ffmpeg
+/// (`-f rawvideo -pix_fmt FMT`): frames of exactly `width * height * format.bytesPerPixel`
+/// bytes are read, processed and written in order.
+///
+/// Memory stays at `bufferCount` frames whatever the stream's length. Reading the next frame
+/// overlaps with processing the current one (a reader thread) and with writing the previous one
+/// (a writer thread); each frame is split across all cores. Short reads and stalls are waited out.
+public struct RawStreamApplier: Sendable {
+    /// Frames held in memory at once: one being read, one processed, one written.
+    public static let bufferCount = 3
+
+    public let engine: LUTEngine
+    public let width: Int
+    public let height: Int
+    public let format: RawPixelFormat
+
+    /// - Parameters:
+    ///   - engine: the look, interpolation and strength to apply.
+    ///   - width, height: the frame size in pixels; checked by `run` (see `frameBytes`).
+    ///   - format: the frame layout, as ffmpeg names it.
+    public init(engine: LUTEngine, width: Int, height: Int, format: RawPixelFormat) {
+        self.engine = engine
+        self.width = width
+        self.height = height
+        self.format = format
+    }
+
+    /// Bytes in one frame; nil when width or height is not positive or the frame is too large to
+    /// address (more than 2^40 bytes).
+    public var frameBytes: Int? {
+        guard width > 0, height > 0 else { return nil }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= (1 << 40) / format.bytesPerPixel else { return nil }
+        return pixels * format.bytesPerPixel
+    }
+
+    /// Reads frames from `input` until it ends, applies the look and writes them to `output`.
+    ///
+    /// A reader that closes `output` early (`head -c`, ffmpeg stopping) ends the run quietly:
+    /// `run` returns the frames completely written before, without waiting for more input. SIGPIPE
+    /// is ignored from the first call on, so that such a close shows as EPIPE instead of killing
+    /// the process. The descriptors are neither closed nor made blocking.
+    /// - Returns: the number of frames written.
+    /// - Throws: `StreamError.invalidFrameSize` before reading anything;
+    ///   `.partialFrame(strayBytes:framesWritten:)` when the input ends inside a frame (every
+    ///   complete frame has been written by then); `.readFailed`, `.writeFailed`,
+    ///   `.threadUnavailable`.
+    public func run(input: Int32, output: Int32) throws(StreamError) -> Int {
+        guard let frameBytes else { throw .invalidFrameSize(width: width, height: height) }
+        signal(SIGPIPE, SIG_IGN)
+
+        let pipeline = StreamPipeline(frameBytes: frameBytes, bufferCount: Self.bufferCount)
+        defer { pipeline.shutDown() }
+        var status = WorkerThread.start { pipeline.readFrames(from: input) }
+        guard status == 0 else { throw .threadUnavailable(errno: status) }
+        status = WorkerThread.start { pipeline.writeFrames(to: output) }
+        guard status == 0 else { throw .threadUnavailable(errno: status) }
+
+        // Set when the input has ended or failed; reported once the writer has drained.
+        var strayBytes = 0
+        var readError: Int32 = 0
+        while let event = pipeline.inbox.pop() {
+            switch event {
+            case .read(let index):
+                apply(toFrame: pipeline.buffers[index])
+                pipeline.toWriter.push(index)
+            case .inputEnded(let stray):
+                strayBytes = stray
+                pipeline.toWriter.push(-1)
+            case .readFailed(let code):
+                readError = code
+                pipeline.toWriter.push(-1)
+            case .drained(let written):
+                if readError != 0 { throw .readFailed(errno: readError, framesWritten: written) }
+                if strayBytes > 0 { throw .partialFrame(strayBytes: strayBytes, framesWritten: written) }
+                return written
+            case .outputClosed(let written):
+                return written
+            case .writeFailed(let code, let written):
+                throw .writeFailed(errno: code, framesWritten: written)
+            }
+        }
+        return 0  // not reached: only shutDown() closes the inbox
+    }
+
+    /// Applies the look in place to one frame in `format`'s layout.
+    /// - Parameter frame: `frameBytes` bytes, aligned for the format's samples (2 bytes for the
+    ///   16-bit formats, 4 for `gbrpf32le`; every Swift and malloc allocation is).
+    public func apply(toFrame frame: UnsafeMutableRawPointer) {
+        let pixels = width * height
+        switch format {
+        case .rgb24, .bgr24, .rgba, .bgra:
+            let layout = format.layout ?? .rgb
+            let bytes = frame.bindMemory(to: UInt8.self, capacity: pixels * layout.stride)
+            engine.apply(bytes, to: bytes, pixelCount: pixels, layout: layout)
+        case .rgb48le, .rgba64le:
+            let layout = format.layout ?? .rgb
+            let samples = frame.bindMemory(to: UInt16.self, capacity: pixels * layout.stride)
+            #if _endian(big)
+            Self.swapBytes(samples, count: pixels * layout.stride)
+            #endif
+            engine.apply(samples, to: samples, pixelCount: pixels, layout: layout)
+            #if _endian(big)
+            Self.swapBytes(samples, count: pixels * layout.stride)
+            #endif
+        case .gbrpf32le:
+            let planes = frame.bindMemory(to: Float.self, capacity: 3 * pixels)
+            #if _endian(big)
+            Self.swapBytes(frame.bindMemory(to: UInt32.self, capacity: 3 * pixels), count: 3 * pixels)
+            _ = frame.bindMemory(to: Float.self, capacity: 3 * pixels)
+            #endif
+            engine.apply(red: planes + 2 * pixels, green: planes, blue: planes + pixels, pixelCount: pixels)
+            #if _endian(big)
+            Self.swapBytes(frame.bindMemory(to: UInt32.self, capacity: 3 * pixels), count: 3 * pixels)
+            #endif
+        }
+    }
+
+    #if _endian(big)
+    /// The formats are little-endian; a big-endian host swaps each sample before and after.
+    private static func swapBytes<T: FixedWidthInteger>(_ samples: UnsafeMutablePointer<T>, count: Int) {
+        for i in 0..<count { samples[i] = samples[i].byteSwapped }
+    }
+    #endif
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a raw frame stream stopped. Every case that can happen after frames went out says how
+/// many complete frames were written first.
+///
+/// A reader that closes the output early (EPIPE) is not an error: `RawStreamApplier.run` returns
+/// normally in that case.
+public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Width or height not positive, or a frame too large to address.
+    case invalidFrameSize(width: Int, height: Int)
+    /// The input ended inside a frame: the complete frames before it were written, the stray
+    /// bytes were not.
+    case partialFrame(strayBytes: Int, framesWritten: Int)
+    /// `read` failed with `errno`.
+    case readFailed(errno: Int32, framesWritten: Int)
+    /// `write` failed with `errno` (other than EPIPE).
+    case writeFailed(errno: Int32, framesWritten: Int)
+    /// The reader or writer thread could not be started (`pthread_create` returned `errno`).
+    case threadUnavailable(errno: Int32)
+
+    public var description: String {
+        switch self {
+        case .invalidFrameSize(let width, let height):
+            "invalid frame size \(width)x\(height): width and height must be positive and a frame must fit in memory"
+        case .partialFrame(let stray, let written):
+            "the input ended \(stray) bytes into a frame (\(stray) stray bytes after \(written) complete "
+                + "frames, which were written); check --raw and --pixel-format against the producer's"
+        case .readFailed(let code, let written):
+            "cannot read the input: \(Self.message(code)) (after \(written) frames)"
+        case .writeFailed(let code, let written):
+            "cannot write the output: \(Self.message(code)) (after \(written) frames)"
+        case .threadUnavailable(let code):
+            "cannot start a stream thread: \(Self.message(code))"
+        }
+    }
+
+    private static func message(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}

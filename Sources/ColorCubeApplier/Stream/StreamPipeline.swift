@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The three stages of a raw stream and the frame buffers they pass around: a reader thread fills
+/// free buffers, the caller's thread applies the look (on all cores), a writer thread writes and
+/// frees them. Buffers move by index through queues, so each is touched by one stage at a time.
+///
+/// Reader and writer hold a reference to the pipeline, so its buffers outlive a caller that has
+/// stopped early while a thread is still parked in `read` or `write`; `shutDown()` makes both
+/// threads leave at their next hand-over.
+final class StreamPipeline: @unchecked Sendable {
+    /// What the processing stage hears from the other two.
+    enum Event {
+        /// Buffer `index` holds a complete frame.
+        case read(index: Int)
+        /// The input ended cleanly after `strayBytes` bytes of an incomplete frame (0 when it
+        /// ended on a frame boundary).
+        case inputEnded(strayBytes: Int)
+        case readFailed(errno: Int32)
+        /// Every frame handed to the writer has been written.
+        case drained(framesWritten: Int)
+        /// The output's reader went away (EPIPE).
+        case outputClosed(framesWritten: Int)
+        case writeFailed(errno: Int32, framesWritten: Int)
+    }
+
+    let frameBytes: Int
+    let buffers: [UnsafeMutableRawPointer]
+    /// Indices of buffers ready to be filled.
+    let free: BlockingQueue<Int>
+    /// Indices of processed buffers, in frame order; a negative index asks the writer to finish.
+    let toWriter = BlockingQueue<Int>()
+    /// Events for the processing stage, from both other stages.
+    let inbox = BlockingQueue<Event>()
+
+    init(frameBytes: Int, bufferCount: Int) {
+        self.frameBytes = frameBytes
+        // 64-byte alignment: whole cache lines, and aligned for every sample type.
+        buffers = (0..<bufferCount).map { _ in .allocate(byteCount: frameBytes, alignment: 64) }
+        free = BlockingQueue(Array(0..<bufferCount))
+    }
+
+    deinit {
+        for buffer in buffers { buffer.deallocate() }
+    }
+
+    /// The reader stage: fills free buffers with whole frames until the input ends.
+    func readFrames(from input: Int32) {
+        while let index = free.pop() {
+            let (count, code) = FileDescriptorIO.read(input, into: buffers[index], count: frameBytes)
+            if count == frameBytes {
+                inbox.push(.read(index: index))
+            } else if code != 0 {
+                inbox.push(.readFailed(errno: code))
+                return
+            } else {
+                inbox.push(.inputEnded(strayBytes: count))
+                return
+            }
+        }
+    }
+
+    /// The writer stage: writes processed buffers in order and hands them back to the reader.
+    func writeFrames(to output: Int32) {
+        var written = 0
+        while let index = toWriter.pop() {
+            guard index >= 0 else {
+                inbox.push(.drained(framesWritten: written))
+                return
+            }
+            let code = FileDescriptorIO.write(output, from: buffers[index], count: frameBytes)
+            if code == EPIPE {
+                inbox.push(.outputClosed(framesWritten: written))
+                return
+            } else if code != 0 {
+                inbox.push(.writeFailed(errno: code, framesWritten: written))
+                return
+            }
+            written += 1
+            free.push(index)
+        }
+    }
+
+    /// Makes the reader and writer stop at their next hand-over.
+    func shutDown() {
+        free.close()
+        toWriter.close()
+        inbox.close()
+    }
+}
