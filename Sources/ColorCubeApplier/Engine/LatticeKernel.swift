@@ -91,9 +91,12 @@ struct LatticeKernel {
 
     // MARK: One pixel
 
+    // The per-pixel helpers are @_transparent rather than @inline(__always) so that they are
+    // inlined in debug builds too, where the tests push all 2^24 8-bit colours through them.
+
     /// Trilinear: the weighted mean of the cell's 8 corners, as seven lerps (red, then green, then
     /// blue), the same order as `CubeSampler`.
-    @inline(__always)
+    @_transparent
     func trilinear(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
         let p = UnsafePointer(lattice) + base
         let sg = greenStride, sb = blueStride
@@ -113,7 +116,7 @@ struct LatticeKernel {
     /// (a table lookup), whose corners walk from c000 to c111 along the axes in decreasing order
     /// of their fraction; the weights are the differences of the sorted fractions. Ties give the
     /// ambiguous corner weight 0, so the choice among tied tetrahedra does not matter.
-    @inline(__always)
+    @_transparent
     func tetrahedral(_ base: Int, _ x: Float, _ y: Float, _ z: Float) -> SIMD4<Float> {
         let p = UnsafePointer(lattice) + base
         let outcome = (x > y ? 4 : 0) | (y > z ? 2 : 0) | (x > z ? 1 : 0)
@@ -127,14 +130,14 @@ struct LatticeKernel {
     }
 
     /// The nearest node: a step along each axis whose fraction is at least 0.5.
-    @inline(__always)
+    @_transparent
     func nearest(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
         let step = (fr >= 0.5 ? 1 : 0) &+ (fg >= 0.5 ? greenStride : 0) &+ (fb >= 0.5 ? blueStride : 0)
         return lattice[base &+ step]
     }
 
     /// Dispatches on the interpolation; for paths where the per-pixel switch is not the cost.
-    @inline(__always)
+    @_transparent
     func interpolate(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
         switch interpolation {
         case .trilinear: trilinear(base, fr, fg, fb)
@@ -147,7 +150,7 @@ struct LatticeKernel {
 
     /// A 16-bit code's lower node and fraction on one axis, in exact integer arithmetic (the
     /// division by the constant 65535 compiles to a multiply and shift).
-    @inline(__always)
+    @_transparent
     func split16(_ code: UInt16) -> (node: Int, fraction: Float) {
         let position = UInt32(code) &* UInt32(truncatingIfNeeded: size - 1)
         let node = min(Int(position / 65535), lastCell)
@@ -156,7 +159,7 @@ struct LatticeKernel {
     }
 
     /// A Float input's lower node and fraction on one axis, clamping to [0, 1] (NaN to 0).
-    @inline(__always)
+    @_transparent
     func splitFloat(_ value: Float) -> (node: Int, fraction: Float, clamped: Float) {
         let clamped = value > 0 ? min(value, 1) : 0
         let position = clamped * Float(size - 1)
@@ -166,10 +169,10 @@ struct LatticeKernel {
 
     /// max and min for inputs known not to be NaN: single instructions, where Swift's `max` and
     /// `min` branch to honour NaN and signed zeros.
-    @inline(__always)
+    @_transparent
     static func larger(_ a: Float, _ b: Float) -> Float { a > b ? a : b }
 
-    @inline(__always)
+    @_transparent
     static func smaller(_ a: Float, _ b: Float) -> Float { a < b ? a : b }
 
     /// Rounds red, green and blue (code values, already scaled to 0...255) to nearest and clamps
@@ -178,7 +181,7 @@ struct LatticeKernel {
     /// On x86-64 this is four SSE2 instructions (convert, two saturating packs, move); the Float
     /// to integer conversions of the standard library's SIMD types go lane by lane through
     /// generic code, many times slower.
-    @inline(__always)
+    @_transparent
     static func packedBytes(_ value: SIMD4<Float>) -> UInt32 {
         #if arch(x86_64)
         // The upper clamp in Float keeps huge values from converting to Int32.min; the packs
@@ -194,7 +197,7 @@ struct LatticeKernel {
 
     /// Rounds red, green and blue (code values, already scaled to 0...65535) to nearest, clamped
     /// to 0...65535.
-    @inline(__always)
+    @_transparent
     static func codes16(_ value: SIMD4<Float>) -> (red: UInt16, green: UInt16, blue: UInt16) {
         #if arch(x86_64)
         // SSE2 has only a signed pack: shift 0...65535 to the signed range, pack, shift back
@@ -215,7 +218,7 @@ struct LatticeKernel {
     /// The portable rounding: clamps each lane to 0...maxCode (maxCode < 2^22), then adds
     /// 1.5 * 2^23, which leaves the value rounded to nearest (ties to even) in the low mantissa
     /// bits.
-    @inline(__always)
+    @_transparent
     static func roundedCodes(_ value: SIMD4<Float>, maxCode: Float) -> SIMD4<UInt32> {
         var clamped = value
         for lane in 0..<4 {
