@@ -23,12 +23,13 @@ extension ColorCubeCommand {
         }
 
         func run() throws {
-            var failed = false
-            for (index, path) in luts.enumerated() {
+            var failed = false, described = 0
+            for path in luts {
                 do {
                     let contents = try LUTReader.readContents(path: path)
                     let analysis = LUTAnalysis(measuring: contents.table, roughness: contents.roughness)
-                    if index > 0 { print() }
+                    if described > 0 { print() }
+                    described += 1
                     print(Self.describe(path: path, contents: contents, analysis: analysis), terminator: "")
                 } catch {
                     Diagnostics.error(Diagnostics.message(for: error, path: path))
