@@ -17,9 +17,13 @@ public struct RawStreamApplier: Sendable {
     /// Frames held in memory at once: one being read, one processed, one written.
     public static let bufferCount = 3
 
+    /// The look, interpolation and strength applied to every frame.
     public let engine: LUTEngine
+    /// Frame width in pixels.
     public let width: Int
+    /// Frame height in pixels.
     public let height: Int
+    /// The frames' layout.
     public let format: RawPixelFormat
 
     /// - Parameters:

@@ -24,6 +24,7 @@ public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reader or writer thread could not be started (`pthread_create` returned `errno`).
     case threadUnavailable(errno: Int32)
 
+    /// A message for the user: what happened and what to check.
     public var description: String {
         switch self {
         case .invalidFrameSize(let width, let height):
