@@ -31,13 +31,14 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
     /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256.
     public init(size: Int, sampling transform: (SIMD3<Float>) -> SIMD3<Float>) throws(CubeError) {
         guard Self.sizeRange.contains(size) else { throw .invalidSize(size) }
-        let scale = 1 / Float(size - 1)
+        // Divided rather than multiplied by 1/(size-1): node i is exactly the nearest Float to i/(size-1).
+        let last = Float(size - 1)
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         for b in 0..<size {
             for g in 0..<size {
                 for r in 0..<size {
-                    let output = transform(SIMD3(Float(r), Float(g), Float(b)) * scale)
+                    let output = transform(SIMD3(Float(r), Float(g), Float(b)) / last)
                     values[offset] = output.x
                     values[offset + 1] = output.y
                     values[offset + 2] = output.z

@@ -65,10 +65,10 @@ public struct IdentityTable: CubeTable, Sendable {
     }
 
     public func entry(at index: Int) -> SIMD4<Float> {
-        let scale = 1 / Float(size - 1)
         let r = index % size
         let g = (index / size) % size
         let b = index / (size * size)
-        return SIMD4(Float(r) * scale, Float(g) * scale, Float(b) * scale, 1)
+        // Divided rather than multiplied by 1/(size-1): exactly the nearest Float to i/(size-1).
+        return SIMD4(Float(r), Float(g), Float(b), Float(size - 1)) / Float(size - 1)
     }
 }
