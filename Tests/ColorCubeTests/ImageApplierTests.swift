@@ -9,7 +9,7 @@ import Testing
 @Suite struct ImageApplierTests {
     /// Every 8-bit value on each channel somewhere, plus a noisy spread.
     static func photo(width: Int = 256, height: Int = 64, channels: Int = 3) -> RasterImage {
-        var generator = SplitMix(seed: 3)
+        var generator = TestRandom(seed: 3)
         var samples = [UInt8](repeating: 0, count: width * height * channels)
         for y in 0..<height {
             for x in 0..<width {
@@ -24,7 +24,7 @@ import Testing
     }
 
     static func sixteenBitPhoto(width: Int = 128, height: Int = 32) -> RasterImage {
-        var generator = SplitMix(seed: 11)
+        var generator = TestRandom(seed: 11)
         let samples = (0..<(width * height * 3)).map { _ in UInt16(truncatingIfNeeded: generator.next()) }
         return RasterImage(width: width, height: height, channels: 3, pixels: .sixteen(samples))
     }

@@ -206,7 +206,7 @@ private func makeAllColours() -> [UInt8] {
         let cube = try ColorCube(size: 9, sampling: lutTestLook)
         let sampler = CubeSampler(cube: cube, interpolation: interpolation)
         let reference = LUTScalarReference(cube: cube, interpolation: interpolation)
-        var generator = LUTTestRandom(seed: 7)
+        var generator = TestRandom(seed: 7)
         for _ in 0..<2000 {
             let rgb = SIMD3(generator.unit(), generator.unit(), generator.unit())
             let expected = sampler.sample(rgb)
@@ -241,7 +241,7 @@ private func makeAllColours() -> [UInt8] {
     /// debug build, so this runs in optimised test builds (`swift test -c release`).
     @Test(.enabled(if: isOptimizedBuild, "debug build")) func identity256CubeReturnsItsInput() throws {
         let cube = try ColorCube.identity(size: 256)
-        var generator = LUTTestRandom(seed: 256)
+        var generator = TestRandom(seed: 256)
         var input: [UInt8] = (0..<256).flatMap { (code: Int) -> [UInt8] in [UInt8(code), UInt8(code), UInt8(code)] }
         input += (0..<(3 * 65536)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let engine = LUTEngine(cube: cube, interpolation: .trilinear)
@@ -264,7 +264,7 @@ private func makeAllColours() -> [UInt8] {
     func identityIsExactInSixteenBits(interpolation: Interpolation) throws {
         for size in [4, 17, 64] {
             let engine = LUTEngine(cube: try ColorCube.identity(size: size), interpolation: interpolation)
-            var generator = LUTTestRandom(seed: UInt64(size))
+            var generator = TestRandom(seed: UInt64(size))
             // The whole grey axis, then random colours.
             var input: [UInt16] = (0..<65536).flatMap { (code: Int) -> [UInt16] in [UInt16(code), UInt16(code), UInt16(code)] }
             for _ in 0..<65536 {
@@ -283,7 +283,7 @@ private func makeAllColours() -> [UInt8] {
     @Test(arguments: [Interpolation.trilinear, .tetrahedral, .nearest])
     func latticeNodesReturnTableValues(interpolation: Interpolation) throws {
         let size = 18  // nodes every 15 codes in 8 bits, every 3855 in 16 bits
-        var generator = LUTTestRandom(seed: 3)
+        var generator = TestRandom(seed: 3)
         let values = (0..<(size * size * size * 4)).map { _ in Float(generator.unit()) }
         let cube = try ColorCube(size: size, values: values)
         let engine = LUTEngine(cube: cube, interpolation: interpolation)
@@ -313,7 +313,7 @@ private func makeAllColours() -> [UInt8] {
                   0.2 * c.x + 0.1 * c.y + 0.5 * c.z + 0.1)
         }
         let engine = LUTEngine(cube: try ColorCube(size: 9, sampling: affine), interpolation: interpolation)
-        var generator = LUTTestRandom(seed: 11)
+        var generator = TestRandom(seed: 11)
         let input = (0..<30_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         var output = input
         engine.apply(input, to: &output, pixelCount: 10_000, layout: .rgb)
@@ -333,7 +333,7 @@ private func makeAllColours() -> [UInt8] {
     @Test(arguments: [Interpolation.trilinear, .tetrahedral, .nearest])
     func strengthZeroReturnsTheInput(interpolation: Interpolation) throws {
         let engine = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), interpolation: interpolation, strength: 0)
-        var generator = LUTTestRandom(seed: 5)
+        var generator = TestRandom(seed: 5)
         let eight = (0..<30_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         var eightOut = eight
         engine.apply(eight, to: &eightOut, pixelCount: 10_000, layout: .rgb)
@@ -350,7 +350,7 @@ private func makeAllColours() -> [UInt8] {
         let cube = try ColorCube(size: 17, sampling: lutTestLook)
         let engine = LUTEngine(cube: cube, interpolation: .trilinear, strength: 0.5)
         let reference = LUTScalarReference(cube: cube, interpolation: .trilinear)
-        var generator = LUTTestRandom(seed: 9)
+        var generator = TestRandom(seed: 9)
         let input = (0..<30_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         var output = input
         engine.apply(input, to: &output, pixelCount: 10_000, layout: .rgb)
@@ -370,7 +370,7 @@ private func makeAllColours() -> [UInt8] {
 
     @Test func layoutsPlaceChannelsAndKeepAlpha() throws {
         let engine = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook))
-        var generator = LUTTestRandom(seed: 13)
+        var generator = TestRandom(seed: 13)
         let rgb = (0..<3000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         var expected = rgb
         engine.apply(rgb, to: &expected, pixelCount: 1000, layout: .rgb)
@@ -404,7 +404,7 @@ private func makeAllColours() -> [UInt8] {
         let cube = try ColorCube(size: 33, sampling: lutTestLook)
         let engine = LUTEngine(cube: cube, interpolation: interpolation)
         let reference = LUTScalarReference(cube: cube, interpolation: interpolation)
-        var generator = LUTTestRandom(seed: 17)
+        var generator = TestRandom(seed: 17)
         let input = (0..<30_000).map { _ in generator.code16() }
         var output = input
         engine.apply(input, to: &output, pixelCount: 10_000, layout: .rgb)
@@ -442,19 +442,4 @@ private func makeAllColours() -> [UInt8] {
         // The look leaves 0...1 at white (1.05 + 0.02 in red): the output is not clamped.
         #expect(engine.sample(SIMD3(1, 1, 1)).x > 1)
     }
-}
-
-/// A small deterministic generator (SplitMix64) so failures reproduce.
-struct LUTTestRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-    mutating func code16() -> UInt16 { UInt16(truncatingIfNeeded: next()) }
 }

@@ -16,7 +16,7 @@ import Testing
     /// Random frames in `format`; Float samples spread over -0.2...1.2 (with a NaN) unless
     /// `unitRange`, to exercise the clamp.
     static func frames(_ format: RawPixelFormat, count: Int, seed: UInt64, unitRange: Bool = false) -> [UInt8] {
-        var generator = LUTTestRandom(seed: seed)
+        var generator = TestRandom(seed: seed)
         let bytes = width * height * format.bytesPerPixel * count
         guard format == .gbrpf32le else {
             return (0..<bytes).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
@@ -174,7 +174,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let outputDescriptor = open(folder.file("out.raw"), O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         let writer = Thread {
-            var generator = LUTTestRandom(seed: 1)
+            var generator = TestRandom(seed: 1)
             var offset = 0
             input.withUnsafeBytes { bytes in
                 while offset < bytes.count {

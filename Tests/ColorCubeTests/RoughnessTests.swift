@@ -85,28 +85,11 @@ import Testing
     @Test(arguments: [16, 64])
     func noiseWarns(size: Int) throws {
         let image = try Self.reference(size: size)
-        var generator = SplitMix(seed: 7)
+        var generator = TestRandom(seed: 7)
         let noisy = Self.mapPixels(image) { x in
             x + SIMD3(generator.nextSigned(), generator.nextSigned(), generator.nextSigned()) * (6.0 / 255)
         }
         let roughness = Self.roughness(of: noisy, size: size)
         #expect(roughness.suggestsSpatialEdit, "\(roughness)")
-    }
-}
-
-/// A small deterministic random generator for test edits.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in -1...1.
-    mutating func nextSigned() -> Double {
-        Double(next() >> 11) / Double(1 << 53) * 2 - 1
     }
 }

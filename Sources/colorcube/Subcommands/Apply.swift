@@ -10,7 +10,7 @@ extension ColorCubeCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply a look to images, photo folders or raw video frames.",
             discussion: """
-                LOOK is an edited reference PNG, a .cube, .3dl or raw Core Image cube file (.bin/.raw). \
+                LOOK is an edited reference PNG (or any Hald CLUT), a .cube, .3dl, raw Core Image cube file (.bin/.raw) or an ICC device link (.icc). \
                 INPUT may be image files and folders, mixed; folders are walked recursively. One input \
                 file and an -o with an image extension writes that file; otherwise -o is a folder \
                 mirroring the inputs. With --raw, frames are read from -i (default stdin) and written \
@@ -18,7 +18,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: "The look: reference PNG, .cube, .3dl or .bin/.raw.")
+        @Argument(help: "The look: reference PNG, .cube, .3dl, .bin/.raw or .icc.")
         var look: String
 
         @Argument(help: "Images and folders to process.")
