@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @Suite struct JPEGFileTests {
-    static let rocketPath = "/work/shared/photos/rocket.jpg"
+    /// The full-size sample photo beside the package (../shared/photos), when it is there.
+    static let rocketPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/photos/rocket.jpg").path
 
     // MARK: Pixels and subsampling
 
@@ -227,7 +229,7 @@ import Testing
     }
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: JPEGFileTests.rocketPath),
-                   "the sample photo /work/shared/photos/rocket.jpg is not on this machine"))
+                   "the full-size sample photo ../shared/photos/rocket.jpg is not beside the package"))
     func decodesARealPhoto() throws {
         let image = try JPEGFile.read(path: Self.rocketPath)
         #expect(image.width == 640 && image.height == 427 && image.channels == 3)
