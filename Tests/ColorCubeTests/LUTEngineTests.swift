@@ -443,3 +443,39 @@ private func makeAllColours() -> [UInt8] {
         #expect(engine.sample(SIMD3(1, 1, 1)).x > 1)
     }
 }
+
+@Suite struct DenseTableTests {
+    /// Every 8-bit colour as RGBA pixels, alpha = red xor blue so that its copy is checked too.
+    static func allColors() -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: 4 << 24)
+        for index in 0..<(1 << 24) {
+            let r = UInt8(truncatingIfNeeded: index), g = UInt8(truncatingIfNeeded: index >> 8), b = UInt8(truncatingIfNeeded: index >> 16)
+            pixels[4 * index] = r
+            pixels[4 * index + 1] = g
+            pixels[4 * index + 2] = b
+            pixels[4 * index + 3] = r ^ b
+        }
+        return pixels
+    }
+
+    @Test(arguments: [(Interpolation.trilinear, Float(1)), (.tetrahedral, 0.7), (.nearest, 1)])
+    func denseTableGivesTheKernelsResults(setting: (Interpolation, Float)) throws {
+        let cube = try ColorCube(size: 33, sampling: lutTestLook)
+        let interpolating = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1)
+        let tabulating = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1)
+        tabulating.prepareForManyPixels()
+        let input = Self.allColors()
+        var expected = [UInt8](repeating: 0, count: input.count)
+        var observed = [UInt8](repeating: 0, count: input.count)
+        input.withUnsafeBufferPointer { source in
+            expected.withUnsafeMutableBufferPointer { destination in
+                interpolating.apply(source.baseAddress!, to: destination.baseAddress!, pixelCount: 1 << 24, layout: .bgra)
+            }
+            observed.withUnsafeMutableBufferPointer { destination in
+                tabulating.apply(source.baseAddress!, to: destination.baseAddress!, pixelCount: 1 << 24, layout: .bgra)
+            }
+        }
+        let mismatches = zip(expected, observed).filter { $0 != $1 }.count
+        #expect(mismatches == 0, "\(mismatches) samples differ between the table and the kernel")
+    }
+}
