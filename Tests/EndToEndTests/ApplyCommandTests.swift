@@ -164,6 +164,16 @@ import Testing
         #expect(scratch.listing("out") == ["loose.png", "trip", "trip/day1", "trip/day1/a.png"])
     }
 
+    @Test func unsupportedOutputFormatIsRefused() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try Self.writePhoto(scratch.file("photo.png"))
+        let result = try CommandRunner.run(["apply", look, scratch.file("photo.png"), "-o", scratch.file("photo.gif")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("photo.gif")): colorcube writes PNG and JPEG images; name the output .png or .jpg, or give a folder\n")
+        #expect(!scratch.exists("photo.gif"))
+    }
+
     @Test func jpegInPngOut() throws {
         let scratch = try Scratch()
         let look = try Self.writeInvertLook(scratch)

@@ -6,6 +6,8 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputCollision(first: String, second: String, output: String)
     /// The output folder lies inside an input folder.
     case outputInsideInput(output: String, input: String)
+    /// A single output file in a format colorcube does not write.
+    case unsupportedOutputFormat(path: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,9 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): no such file or folder"
         case .outputCollision(let first, let second, let output):
             "\(first) and \(second) would both be written to \(output); rename one, or apply them in separate runs"
+        case .unsupportedOutputFormat(let path):
+            "cannot write \(path): colorcube writes PNG and JPEG images; name the output .png or .jpg, "
+                + "or give a folder"
         case .outputInsideInput(let output, let input):
             "the output folder \(output) is inside the input folder \(input), so a later run would take outputs "
                 + "for inputs; choose an output folder outside it"

@@ -30,7 +30,12 @@ public struct BatchPlan: Sendable {
         for input in inputs where !fileManager.fileExists(atPath: input) {
             throw BatchError.missingInput(path: input)
         }
-        let outputFormat = ImageFormat(pathExtension: FilePath.pathExtension(output))
+        let outputExtension = FilePath.pathExtension(output)
+        let outputFormat = ImageFormat(pathExtension: outputExtension)
+        if inputs.count == 1, !isFolder(inputs[0]), !isFolder(output), outputFormat == nil, !outputExtension.isEmpty {
+            // "photo.jpg -o photo.gif" names a file in a format colorcube does not write, not a folder.
+            throw BatchError.unsupportedOutputFormat(path: output)
+        }
         if inputs.count == 1, !isFolder(inputs[0]), outputFormat != nil, !isFolder(output) {
             singleFile = true
             jobs = [BatchJob(input: inputs[0], output: output, relativePath: FilePath.split(output).name,
