@@ -32,7 +32,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "_CAtomicWords"]
         ),
         .executableTarget(
             name: "colorcube",
@@ -48,6 +48,8 @@ let package = Package(
         // setjmp on the C side and hand Swift a status code plus the library's message.
         .target(name: "_CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Relaxed atomic word access for the engine's lazily filled colour table.
+        .target(name: "_CAtomicWords"),
         .systemLibrary(
             name: "CLittleCMS",
             pkgConfig: "lcms2",

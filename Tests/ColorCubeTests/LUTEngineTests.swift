@@ -444,38 +444,43 @@ private func makeAllColours() -> [UInt8] {
     }
 }
 
-@Suite struct DenseTableTests {
-    /// Every 8-bit colour as RGBA pixels, alpha = red xor blue so that its copy is checked too.
+@Suite struct ColorMemoTests {
+    /// Every 8-bit colour as BGRA pixels, alpha = red xor blue so that its copy is checked too.
     static func allColors() -> [UInt8] {
         var pixels = [UInt8](repeating: 0, count: 4 << 24)
         for index in 0..<(1 << 24) {
             let r = UInt8(truncatingIfNeeded: index), g = UInt8(truncatingIfNeeded: index >> 8), b = UInt8(truncatingIfNeeded: index >> 16)
-            pixels[4 * index] = r
+            pixels[4 * index] = b
             pixels[4 * index + 1] = g
-            pixels[4 * index + 2] = b
+            pixels[4 * index + 2] = r
             pixels[4 * index + 3] = r ^ b
         }
         return pixels
     }
 
-    @Test(arguments: [(Interpolation.trilinear, Float(1)), (.tetrahedral, 0.7), (.nearest, 1)])
-    func denseTableGivesTheKernelsResults(setting: (Interpolation, Float)) throws {
-        let cube = try ColorCube(size: 33, sampling: lutTestLook)
-        let interpolating = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1)
-        let tabulating = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1)
-        tabulating.prepareForManyPixels()
-        let input = Self.allColors()
-        var expected = [UInt8](repeating: 0, count: input.count)
-        var observed = [UInt8](repeating: 0, count: input.count)
+    static func run(_ engine: LUTEngine, _ input: [UInt8]) -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: input.count)
         input.withUnsafeBufferPointer { source in
-            expected.withUnsafeMutableBufferPointer { destination in
-                interpolating.apply(source.baseAddress!, to: destination.baseAddress!, pixelCount: 1 << 24, layout: .bgra)
-            }
-            observed.withUnsafeMutableBufferPointer { destination in
-                tabulating.apply(source.baseAddress!, to: destination.baseAddress!, pixelCount: 1 << 24, layout: .bgra)
+            output.withUnsafeMutableBufferPointer { destination in
+                guard let from = source.baseAddress, let to = destination.baseAddress else { return }
+                engine.apply(from, to: to, pixelCount: input.count / 4, layout: .bgra)
             }
         }
-        let mismatches = zip(expected, observed).filter { $0 != $1 }.count
-        #expect(mismatches == 0, "\(mismatches) samples differ between the table and the kernel")
+        return output
+    }
+
+    @Test(arguments: [(Interpolation.trilinear, Float(1)), (.tetrahedral, 0.7), (.nearest, 1)])
+    func rememberedColorsAreTheKernelsResults(setting: (Interpolation, Float)) throws {
+        let cube = try ColorCube(size: 33, sampling: lutTestLook)
+        let interpolating = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1, remembersColors: false)
+        let remembering = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1)
+        let input = Self.allColors()
+        let expected = Self.run(interpolating, input)
+        // The first pass computes and remembers every colour, the second reads them all back.
+        for pass in ["filling", "remembered"] {
+            let observed = Self.run(remembering, input)
+            let mismatches = zip(expected, observed).filter { $0 != $1 }.count
+            #expect(mismatches == 0, "\(pass): \(mismatches) samples differ from the kernel's")
+        }
     }
 }

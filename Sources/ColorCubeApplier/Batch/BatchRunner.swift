@@ -40,8 +40,6 @@ public struct BatchRunner: Sendable {
     /// Processes every job of `plan`; `report` is called once per job as it ends, one call at a time.
     public func run(_ plan: BatchPlan, report: (BatchJob, Outcome) -> Void) -> Summary {
         let jobsList = plan.jobs
-        // A few photos already outweigh the 2^24 colours of the engine's dense table.
-        if jobsList.count >= 4 { applier.engine.prepareForManyPixels() }
         let lock = NSLock()
         var next = 0
         var summary = Summary()

@@ -1,6 +1,5 @@
 import ColorCubeCore
 import Dispatch
-import Synchronization
 
 /// The LUT engine every caller uses (images, video frames, resampling): a cube prepared once for
 /// fast application, with trilinear, tetrahedral or nearest interpolation and a strength mix.
@@ -28,14 +27,19 @@ public final class LUTEngine: @unchecked Sendable {
     /// The per-cube constants and the loops that read them; owns the lattice and tables.
     let kernel: LatticeKernel
 
-    /// Set by `prepareForManyPixels()`: the kernel's 8-bit results for every colour.
-    private let dense = Mutex<DenseTable8?>(nil)
+    /// The kernel's 8-bit results per colour, filled as colours are met (nil: always interpolate).
+    let memo: ColorMemo8?
 
     /// Prepares `cube` for application.
     /// - Parameters:
     ///   - interpolation: how to read between lattice nodes.
     ///   - strength: mix between input (0) and look (1), clamped to 0...1; NaN reads as 1.
-    public init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1) {
+    ///   - remembersColors: keep each 8-bit colour's result once computed, so later pixels of that
+    ///     colour cost one table read (see `ColorMemo8`; identical results). On by default; off,
+    ///     every pixel is interpolated.
+    public init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1,
+                remembersColors: Bool = true) {
+        self.memo = remembersColors ? ColorMemo8() : nil
         self.size = cube.size
         self.interpolation = interpolation
         self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
@@ -44,17 +48,6 @@ public final class LUTEngine: @unchecked Sendable {
 
     deinit {
         kernel.deallocate()
-    }
-
-    /// Readies the engine for 8-bit work on many more pixels than 2^24 (a photo folder, a video):
-    /// computes the kernel's result for every 8-bit colour once (64 MB, about 0.1 s on two cores),
-    /// after which 8-bit buffers cost one table read per pixel. Results are identical either way.
-    /// Safe to call from several threads; the table is built once. Without the memory for it, the
-    /// engine goes on interpolating.
-    public func prepareForManyPixels() {
-        dense.withLock { table in
-            if table == nil { table = DenseTable8(kernel: kernel) }
-        }
     }
 
     // MARK: Whole buffers, split across cores
@@ -66,10 +59,10 @@ public final class LUTEngine: @unchecked Sendable {
     public func apply(_ source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
                       pixelCount: Int, layout: PixelLayout, parallel: Bool = true) {
         let kernel = self.kernel
-        if let table = dense.withLock({ $0 }) {
+        if let memo {
             forEachChunk(pixelCount, parallel: parallel) { start, count in
                 let offset = start * layout.stride
-                table.apply(source + offset, destination + offset, count, layout)
+                memo.apply(source + offset, destination + offset, count, layout, kernel: kernel)
             }
             return
         }

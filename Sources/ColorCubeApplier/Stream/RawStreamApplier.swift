@@ -60,10 +60,6 @@ public struct RawStreamApplier: Sendable {
     public func run(input: Int32, output: Int32) throws(StreamError) -> Int {
         guard let frameBytes else { throw .invalidFrameSize(width: width, height: height) }
         signal(SIGPIPE, SIG_IGN)
-        // Megapixel 8-bit frames soon outnumber the 2^24 colours: look every colour up once.
-        if format.bytesPerPixel <= 4, frameBytes >= (1 << 20) * format.bytesPerPixel {
-            engine.prepareForManyPixels()
-        }
 
         let pipeline = StreamPipeline(frameBytes: frameBytes, bufferCount: Self.bufferCount)
         defer { pipeline.shutDown() }

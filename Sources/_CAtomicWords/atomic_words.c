@@ -1,0 +1,1 @@
+#include "atomic_words.h"
