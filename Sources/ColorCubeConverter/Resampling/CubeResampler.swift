@@ -24,20 +24,6 @@ public enum CubeResampler {
         guard ColorCube.sizeRange.contains(size) else { throw .invalidSize(size) }
         if size == cube.size { return cube }
         let sampler = CubeSampler(cube: cube, interpolation: interpolation)
-        let last = Double(size - 1)
-        var values = [Float](repeating: 1, count: size * size * size * 4)
-        var offset = 0
-        for b in 0..<size {
-            for g in 0..<size {
-                for r in 0..<size {
-                    let output = sampler.sample(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
-                    values[offset] = Float(output.x)
-                    values[offset + 1] = Float(output.y)
-                    values[offset + 2] = Float(output.z)
-                    offset += 4
-                }
-            }
-        }
-        return try ColorCube(size: size, values: values)
+        return try ColorCube(size: size) { sampler.sample($0) }
     }
 }
