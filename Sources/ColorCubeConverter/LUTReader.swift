@@ -54,6 +54,9 @@ public enum LUTReader {
     ///   tells the format; otherwise the format reader's errors, each naming the file.
     public static func readContents(path: String, format: LUTFormat? = nil,
                                     referenceOptions: ReferenceDecoder.Options = .init()) throws -> Contents {
+        if Folders.exists(path) {
+            throw LUTFileError.unreadable(path: path, reason: "it is a folder, not a LUT file")
+        }
         guard let format = format ?? LUTFormat(path: path) ?? sniff(path) else {
             throw LUTFileError.unknownFormat(path: path)
         }

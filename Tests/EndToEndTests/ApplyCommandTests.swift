@@ -164,6 +164,73 @@ import Testing
         #expect(scratch.listing("out") == ["loose.png", "trip", "trip/day1", "trip/day1/a.png"])
     }
 
+    @Test func theLookIsProtectedToo() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        let before = try Data(contentsOf: URL(fileURLWithPath: look))
+        try Self.writePhoto(scratch.file("photo.png"))
+        let single = try CommandRunner.run(["apply", look, scratch.file("photo.png"), "-o", look])
+        #expect(single.status == 1)
+        #expect(single.stderr == "colorcube: error: refusing to write \(look): it is an input; choose another output name\n")
+
+        // A batch whose tree holds a file named like the look, written into the look's folder.
+        try FileManager.default.createDirectory(atPath: scratch.file("src"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("src/invert.png"))
+        let batch = try CommandRunner.run(["apply", look, scratch.file("src"), "-o", scratch.path])
+        #expect(batch.status == 1)
+        #expect(batch.stderr.contains("refusing to write \(look)"))
+
+        let raw = try CommandRunner.run(["apply", look, "--raw", "2x2", "--pixel-format", "rgb24", "-o", look], input: Data(count: 12))
+        #expect(raw.status == 1)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: look)) == before)
+    }
+
+    @Test func rawStreamRefusesToTruncateItsInput() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        let frames = Data((0..<(4 * 4 * 3 * 2)).map { UInt8($0 % 256) })
+        try frames.write(to: URL(fileURLWithPath: scratch.file("in.rgb")))
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("link.rgb"), withDestinationPath: scratch.file("in.rgb"))
+        for output in [scratch.file("in.rgb"), scratch.file("link.rgb"), "./in.rgb"] {
+            let result = try CommandRunner.run(["apply", look, "--raw", "4x4", "--pixel-format", "rgb24",
+                                                "-i", scratch.file("in.rgb"), "-o", output], in: scratch.path)
+            #expect(result.status == 1, "\(output)")
+            #expect(result.stderr.contains("it is an input"))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("in.rgb"))) == frames)
+        let folder = try CommandRunner.run(["apply", look, "--raw", "4x4", "--pixel-format", "rgb24", "-i", scratch.path])
+        #expect(folder.stderr == "colorcube: error: cannot read \(scratch.path): it is a folder\n")
+    }
+
+    @Test func badOutputFoldersFailOnceBeforeAnyWork() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        for i in 0..<3 { try Self.writePhoto(scratch.file("in/p\(i).png"), width: 8, height: 8) }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.file("notes.txt")))
+        let file = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("notes.txt")])
+        #expect(file.status == 1)
+        #expect(file.stderr == "colorcube: error: \(scratch.file("notes.txt")) is a file, but these inputs need an output folder; give a folder name\n")
+
+        // Through a link, an output folder inside the input folder is still refused.
+        try FileManager.default.createSymbolicLink(atPath: scratch.file("alias"), withDestinationPath: scratch.file("in"))
+        let linked = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("alias/graded")])
+        #expect(linked.status == 1)
+        #expect(linked.stderr.contains("is inside the input folder"))
+        #expect(!scratch.exists("in/graded"))
+    }
+
+    @Test func misnamedImagesAreWrittenInTheFormatTheirNameSays() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("photo.png"))
+        try JPEGFile.write(try PNGFile.read(path: scratch.file("photo.png")), to: scratch.file("in/actually-jpeg.png"))
+        let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(ImageFormat(sniffing: scratch.file("out/actually-jpeg.png")) == .png)
+    }
+
     @Test func unsupportedOutputFormatIsRefused() throws {
         let scratch = try Scratch()
         let look = try Self.writeInvertLook(scratch)

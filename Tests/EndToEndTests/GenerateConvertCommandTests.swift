@@ -105,6 +105,21 @@ import Testing
         #expect(result.stderr.contains("cannot create \(scratch.file("no/such/folder/look.bin"))"))
     }
 
+    @Test func outputsThatAreFoldersAreRefusedUpFront() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("taken.bin"), withIntermediateDirectories: true)
+        try CommandRunner.run(["generate", "--size", "4", "-o", scratch.file("look.png")])
+        let result = try CommandRunner.run(["convert", scratch.file("look.png"), "-o", scratch.file("taken.bin")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("taken.bin")): it is a folder; give a file name\n")
+        #expect(scratch.listing().filter { $0.hasPrefix(".") }.isEmpty)
+
+        try Data("x".utf8).write(to: URL(fileURLWithPath: scratch.file("file")))
+        let all = try CommandRunner.run(["generate", "--all", "-o", scratch.file("file/refs")])
+        #expect(all.status == 1)
+        #expect(all.stderr.hasPrefix("colorcube: error: cannot create \(scratch.file("file"))"))
+    }
+
     @Test func convertRefusesToOverwriteItsInput() throws {
         let scratch = try Scratch()
         try CommandRunner.run(["generate", "--size", "4", "-o", scratch.file("look.cube.png")])

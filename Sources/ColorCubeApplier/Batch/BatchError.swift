@@ -6,6 +6,8 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputCollision(first: String, second: String, output: String)
     /// The output folder lies inside an input folder.
     case outputInsideInput(output: String, input: String)
+    /// Several inputs, or a folder, and an output that is an existing file.
+    case outputNotAFolder(path: String)
     /// A single output file in a format colorcube does not write.
     case unsupportedOutputFormat(path: String)
 
@@ -17,6 +19,8 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): no such file or folder"
         case .outputCollision(let first, let second, let output):
             "\(first) and \(second) would both be written to \(output); rename one, or apply them in separate runs"
+        case .outputNotAFolder(let path):
+            "\(path) is a file, but these inputs need an output folder; give a folder name"
         case .unsupportedOutputFormat(let path):
             "cannot write \(path): colorcube writes PNG and JPEG images; name the output .png or .jpg, "
                 + "or give a folder"

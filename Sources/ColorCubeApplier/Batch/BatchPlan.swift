@@ -19,8 +19,9 @@ public struct BatchPlan: Sendable {
     public let singleFile: Bool
 
     /// Plans the batch.
-    /// - Throws: `BatchError` naming the inputs or output at fault.
-    public init(inputs: [String], output: String, shard: Shard? = nil) throws {
+    /// - Parameter protected: other files of the run that no output may replace (the look).
+    /// - Throws: `BatchError` or `SafetyError` naming the inputs or output at fault.
+    public init(inputs: [String], output: String, shard: Shard? = nil, protected: [String] = []) throws {
         guard !inputs.isEmpty else { throw BatchError.noInputs }
         let fileManager = FileManager.default
         func isFolder(_ path: String) -> Bool {
@@ -42,6 +43,9 @@ public struct BatchPlan: Sendable {
                              outputFormat: outputFormat)]
         } else {
             singleFile = false
+            if FileManager.default.fileExists(atPath: output), !isFolder(output) {
+                throw BatchError.outputNotAFolder(path: output)
+            }
             var planned: [BatchJob] = []
             let folders = inputs.filter(isFolder)
             for input in inputs {
@@ -51,19 +55,20 @@ public struct BatchPlan: Sendable {
                         let path = Self.join(input, relative)
                         guard ImageFormat(sniffing: path) != nil else { continue }
                         planned.append(BatchJob(input: path, output: Self.join(output, prefix + relative),
-                                                relativePath: prefix + relative, outputFormat: nil))
+                                                relativePath: prefix + relative,
+                                                outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(relative))))
                     }
                 } else {
                     let name = FilePath.split(input).name
                     planned.append(BatchJob(input: input, output: Self.join(output, name), relativePath: name,
-                                            outputFormat: nil))
+                                            outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(name))))
                 }
             }
             jobs = planned
             try Self.refuseOutputInsideInputs(output: output, folders: folders)
         }
         try Self.refuseCollisions(jobs)
-        try Self.refuseOverwritingInputs(jobs)
+        try Self.refuseOverwritingInputs(jobs, protected: protected)
         if let shard {
             jobs = jobs.filter { shard.contains($0.relativePath) }
         }
@@ -105,7 +110,7 @@ public struct BatchPlan: Sendable {
     private static func refuseCollisions(_ jobs: [BatchJob]) throws {
         var seen: [String: String] = [:]
         for job in jobs {
-            let key = URL(fileURLWithPath: job.output).standardizedFileURL.path
+            let key = OutputSafety.canonical(job.output)
             if let other = seen[key] {
                 throw BatchError.outputCollision(first: other, second: job.input, output: job.output)
             }
@@ -113,23 +118,16 @@ public struct BatchPlan: Sendable {
         }
     }
 
-    private static func refuseOverwritingInputs(_ jobs: [BatchJob]) throws {
-        let inputs = Set(jobs.map { URL(fileURLWithPath: $0.input).standardizedFileURL.path })
-        for job in jobs {
-            if inputs.contains(URL(fileURLWithPath: job.output).standardizedFileURL.path)
-                || OutputSafety.sameFile(job.input, job.output) {
-                throw SafetyError.outputIsInput(path: job.output)
-            }
+    private static func refuseOverwritingInputs(_ jobs: [BatchJob], protected: [String]) throws {
+        let inputs = Set((jobs.map(\.input) + protected).map(OutputSafety.canonical))
+        for job in jobs where inputs.contains(OutputSafety.canonical(job.output)) {
+            throw SafetyError.outputIsInput(path: job.output)
         }
     }
 
     private static func refuseOutputInsideInputs(output: String, folders: [String]) throws {
-        let target = URL(fileURLWithPath: output).standardizedFileURL.resolvingSymlinksInPath().path + "/"
-        for folder in folders {
-            let root = URL(fileURLWithPath: folder).standardizedFileURL.resolvingSymlinksInPath().path + "/"
-            if target.hasPrefix(root) {
-                throw BatchError.outputInsideInput(output: output, input: folder)
-            }
+        for folder in folders where OutputSafety.isInside(output, folder: folder) {
+            throw BatchError.outputInsideInput(output: output, input: folder)
         }
     }
 }

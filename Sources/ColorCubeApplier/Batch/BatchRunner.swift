@@ -1,3 +1,4 @@
+import ColorCubeCore
 import ColorCubeImaging
 import Dispatch
 import Foundation
@@ -76,10 +77,7 @@ public struct BatchRunner: Sendable {
         let fileManager = FileManager.default
         if skipExisting, fileManager.fileExists(atPath: job.output) { return .skipped }
         do {
-            let folder = (job.output as NSString).deletingLastPathComponent
-            if !folder.isEmpty, !fileManager.fileExists(atPath: folder) {
-                try fileManager.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            }
+            try Folders.create(FilePath.split(job.output).folder)
             return .done(try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat, parallel: parallel))
         } catch {
             return .failed(error)

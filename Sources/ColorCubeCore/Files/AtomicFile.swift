@@ -13,8 +13,13 @@ public enum AtomicFile {
     ///
     /// The temporary name starts with a dot (folder walks skip it) and is unique per process and call.
     /// - Throws: `FileError.cannotCreate` when the folder does not accept new files, whatever `body`
-    ///   throws, or `FileError.cannotRename`.
+    ///   throws, or `FileError.cannotRename`; `FileError.isAFolder`, before anything is written,
+    ///   when `path` is an existing folder.
     public static func write<R>(to path: String, _ body: (String) throws -> R) throws -> R {
+        var status = stat()
+        if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            throw FileError.isAFolder(path: path)
+        }
         let temporary = try createTemporary(beside: path)
         pending.withLock { _ = $0.insert(temporary) }
         defer { pending.withLock { _ = $0.remove(temporary) } }

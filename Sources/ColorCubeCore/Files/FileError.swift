@@ -4,6 +4,8 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotCreate(path: String, reason: String)
     case cannotWrite(path: String, reason: String)
     case cannotRename(from: String, to: String, reason: String)
+    /// The output path names an existing folder.
+    case isAFolder(path: String)
 
     public var description: String {
         switch self {
@@ -13,8 +15,10 @@ public enum FileError: Error, Equatable, Sendable, CustomStringConvertible {
             "cannot create \(path): \(reason); check that the folder exists and is writable"
         case .cannotWrite(let path, let reason):
             "cannot write \(path): \(reason)"
-        case .cannotRename(let from, let to, let reason):
-            "cannot rename \(from) to \(to): \(reason)"
+        case .cannotRename(_, let to, let reason):
+            "cannot write \(to): \(reason)"
+        case .isAFolder(let path):
+            "cannot write \(path): it is a folder; give a file name"
         }
     }
 }

@@ -21,7 +21,7 @@ public enum LUTFileError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(path): \(bytes) bytes is not raw cube data (expected size^3 * 16 bytes, "
                 + "e.g. 4,194,304 for a 64-cube); was it written as RGBA Float32?"
         case .unknownFormat(let path):
-            "\(path): unknown LUT format; use .png, .cube, .3dl, .bin/.raw or .icc (or --format)"
+            "\(path): unknown LUT format; colorcube reads .png, .cube, .3dl, .bin/.raw and .icc files"
         case .unsupported(let path, let reason):
             "\(path): \(reason)"
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeApplier
+import ColorCubeCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,6 +50,13 @@ extension ColorCubeCommand.Apply {
         guard let size = rawOptions.frameSize, let format = rawOptions.pixelFormat else { return }
         let inputPath = rawOptions.input ?? "-"
         let outputPath = output ?? "-"
+        if outputPath != "-" {
+            // Opening the output truncates it: check first that it is neither the frames nor the look.
+            try OutputSafety.refuseOverwritingInput(output: outputPath, inputs: inputPath == "-" ? [look] : [inputPath, look])
+        }
+        if inputPath != "-", Folders.exists(inputPath) {
+            throw RawStreamFileError(path: inputPath, action: "read", reason: "it is a folder")
+        }
         let input = inputPath == "-" ? STDIN_FILENO : open(inputPath, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else {
             throw RawStreamFileError(path: inputPath, action: "open", reason: String(cString: strerror(errno)))

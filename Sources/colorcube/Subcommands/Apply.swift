@@ -29,7 +29,7 @@ extension ColorCubeCommand {
 
         @OptionGroup var engineOptions: EngineOptions
 
-        @Option(help: "Images processed at once (default: the number of cores).")
+        @Option(help: "Images processed at once; the default is the number of cores.")
         var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
         @Flag(help: "Leave outputs that already exist untouched (resume an interrupted batch).")
@@ -79,7 +79,9 @@ extension ColorCubeCommand {
         private func runImages(engine: LUTEngine) throws {
             guard let output else { return }
             let started = ContinuousClock.now
-            let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)))
+            let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
+                                     protected: [look])
+            if !plan.singleFile { try Folders.create(output) }
             let applier = ImageApplier(engine: engine, options: .init(ignoreProfile: ignoreProfile, quality: quality))
             let runner = BatchRunner(applier: applier, jobs: jobs, skipExisting: skipExisting)
             let progress = ProgressLine(total: plan.jobs.count)

@@ -13,8 +13,11 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Option(name: .shortAndLong, help: "Cube size: 4, 16, 64 or 256.")
-        var size: Int = 64
+        @Option(name: [.customShort("s"), .customLong("size")], help: "Cube size: 4, 16, 64 or 256; 64 when not given.")
+        var requestedSize: Int?
+
+        /// The size to write.
+        var size: Int { requestedSize ?? 64 }
 
         @Option(help: "Bits per sample: 8 or 16.")
         var depth: Int = 8
@@ -36,6 +39,9 @@ extension ColorCubeCommand {
             guard [8, 16].contains(depth) else {
                 throw ValidationError("invalid --depth \(depth); use 8 or 16")
             }
+            if requestedSize != nil, all {
+                throw ValidationError("--all writes every size; drop --size")
+            }
             if look != nil, all {
                 throw ValidationError("--look writes one reference; drop --all")
             }
@@ -51,7 +57,7 @@ extension ColorCubeCommand {
                                                  to: output ?? "\(look.rawValue).png")
             } else if all {
                 let folder = output ?? "."
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Folders.create(folder)
                 for size in HaldLayout.referenceSizes {
                     try ReferenceGenerator.writeIdentity(size: size, bitDepth: depth,
                                                          to: "\(folder)/identity-\(size).png")
