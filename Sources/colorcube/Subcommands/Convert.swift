@@ -52,8 +52,8 @@ extension ColorCubeCommand {
             if let resample, !ColorCube.sizeRange.contains(resample) {
                 throw ValidationError("invalid --resample \(resample); use 2 to 256 points per axis")
             }
+            let chosen = try outputFormat()
             if let depth {
-                let chosen = try outputFormat()
                 switch chosen {
                 case .hald where !ReferenceGenerator.bitDepths.contains(depth):
                     throw ValidationError("invalid --depth \(depth) for png output; use 8 or 16")
