@@ -445,42 +445,53 @@ private func makeAllColours() -> [UInt8] {
 }
 
 @Suite struct ColorMemoTests {
-    /// Every 8-bit colour as BGRA pixels, alpha = red xor blue so that its copy is checked too.
-    static func allColors() -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: 4 << 24)
+    /// Every 8-bit colour once, in `layout`; a fourth sample (alpha) is red xor blue, so that its
+    /// copy is checked too.
+    static func allColors(_ layout: PixelLayout) -> [UInt8] {
+        var pixels = [UInt8](repeating: 0, count: layout.stride << 24)
         for index in 0..<(1 << 24) {
             let r = UInt8(truncatingIfNeeded: index), g = UInt8(truncatingIfNeeded: index >> 8), b = UInt8(truncatingIfNeeded: index >> 16)
-            pixels[4 * index] = b
-            pixels[4 * index + 1] = g
-            pixels[4 * index + 2] = r
-            pixels[4 * index + 3] = r ^ b
+            let base = layout.stride * index
+            pixels[base + layout.red] = r
+            pixels[base + layout.green] = g
+            pixels[base + layout.blue] = b
+            if layout.stride == 4 { pixels[base + 6 - layout.red - layout.green - layout.blue] = r ^ b }
         }
         return pixels
     }
 
-    static func run(_ engine: LUTEngine, _ input: [UInt8]) -> [UInt8] {
+    static func run(_ engine: LUTEngine, _ input: [UInt8], _ layout: PixelLayout) -> [UInt8] {
         var output = [UInt8](repeating: 0, count: input.count)
         input.withUnsafeBufferPointer { source in
             output.withUnsafeMutableBufferPointer { destination in
                 guard let from = source.baseAddress, let to = destination.baseAddress else { return }
-                engine.apply(from, to: to, pixelCount: input.count / 4, layout: .bgra)
+                engine.apply(from, to: to, pixelCount: input.count / layout.stride, layout: layout)
             }
         }
         return output
     }
 
-    @Test(arguments: [(Interpolation.trilinear, Float(1)), (.tetrahedral, 0.7), (.nearest, 1)])
-    func rememberedColorsAreTheKernelsResults(setting: (Interpolation, Float)) throws {
+    /// The remembering engine against the interpolating one over all 2^24 colours, in the layouts
+    /// with their own loops (RGB and RGBA read whole words) and one general layout, in place and not.
+    @Test(arguments: [(Interpolation.trilinear, Float(1), PixelLayout.rgb), (.tetrahedral, 0.7, .rgba), (.nearest, 1, .bgra)])
+    func rememberedColorsAreTheKernelsResults(setting: (Interpolation, Float, PixelLayout)) throws {
+        let (interpolation, strength, layout) = setting
         let cube = try ColorCube(size: 33, sampling: lutTestLook)
-        let interpolating = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1, remembersColors: false)
-        let remembering = LUTEngine(cube: cube, interpolation: setting.0, strength: setting.1)
-        let input = Self.allColors()
-        let expected = Self.run(interpolating, input)
+        let interpolating = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, remembersColors: false)
+        let remembering = LUTEngine(cube: cube, interpolation: interpolation, strength: strength)
+        let input = Self.allColors(layout)
+        let expected = Self.run(interpolating, input, layout)
         // The first pass computes and remembers every colour, the second reads them all back.
         for pass in ["filling", "remembered"] {
-            let observed = Self.run(remembering, input)
+            let observed = Self.run(remembering, input, layout)
             let mismatches = zip(expected, observed).filter { $0 != $1 }.count
             #expect(mismatches == 0, "\(pass): \(mismatches) samples differ from the kernel's")
         }
+        var inPlace = input
+        inPlace.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            remembering.apply(base, to: base, pixelCount: buffer.count / layout.stride, layout: layout)
+        }
+        #expect(inPlace == expected, "in place")
     }
 }

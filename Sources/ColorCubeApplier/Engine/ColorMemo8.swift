@@ -5,10 +5,9 @@ import Glibc
 
 /// The engine's 8-bit results, remembered per colour as they are first computed.
 ///
-/// One 32-bit word for each of the 2^24 colours, holding 0x80BBGGRR once that colour's result is
-/// known and 0 before. Words are in Morton order (the bits of red, green and blue interleaved), so
-/// colours that are close, as neighbouring pixels of a photo are, share cache lines and pages: a
-/// 64-byte line holds a 2x2x4 block of colours, a 4 kB page an 8x8x16 one. The words live in a 64 MB anonymous
+/// One 32-bit word for each of the 2^24 colours, index blue << 16 | green << 8 | red (the bytes of
+/// an RGB pixel read as a little-endian word), holding 0x80BBGGRR once that colour's result is
+/// known and 0 before. The words live in a 64 MB anonymous
 /// mapping that the system fills with zero pages only where they are touched, so a photo with a
 /// few hundred thousand distinct colours costs that many kernel evaluations and a few megabytes,
 /// and every further pixel of a known colour costs one read. Threads fill it concurrently with
@@ -19,8 +18,6 @@ final class ColorMemo8: @unchecked Sendable {
     static let colorCount = 1 << 24
     static let known: UInt32 = 0x8000_0000
     private let words: UnsafeMutablePointer<UInt32>
-    /// Bit i of a code moved to bit 3i: one channel's share of a Morton index.
-    private let spread: UnsafeMutablePointer<UInt32>
     private let mapping: UnsafeMutableRawPointer
     private static let hugePage = 1 << 21
     private static let byteCount = colorCount * MemoryLayout<UInt32>.stride
@@ -37,42 +34,88 @@ final class ColorMemo8: @unchecked Sendable {
         let start = mapping + (aligned - Int(bitPattern: mapping))
         madvise(start, Self.byteCount, MADV_HUGEPAGE)
         words = start.bindMemory(to: UInt32.self, capacity: Self.colorCount)
-        spread = .allocate(capacity: 256)
-        for code in 0..<256 {
-            var bits: UInt32 = 0
-            for bit in 0..<8 where code & (1 << bit) != 0 { bits |= 1 << (3 * bit) }
-            spread[code] = bits
-        }
     }
 
     deinit {
         munmap(mapping, Self.mappedCount)
-        spread.deallocate()
     }
 
     /// Applies the look to `count` interleaved 8-bit pixels, asking `kernel` for colours not yet
     /// known; the fourth sample, if any, is copied.
     func apply(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                _ layout: PixelLayout, kernel: LatticeKernel) {
+        #if _endian(little)
+        // RGB and RGBA, the layouts decoders produce, read a pixel as one word whose low three
+        // bytes are already the table index.
+        if layout == .rgba {
+            applyRGBA(source, destination, count, kernel: kernel)
+            return
+        }
+        if layout == .rgb, count > 1 {
+            applyRGB(source, destination, count - 1, kernel: kernel)
+            applyAny(source + 3 * (count - 1), destination + 3 * (count - 1), 1, layout, kernel: kernel)
+            return
+        }
+        #endif
+        applyAny(source, destination, count, layout, kernel: kernel)
+    }
+
+    /// Any layout, a sample at a time.
+    private func applyAny(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                          _ layout: PixelLayout, kernel: LatticeKernel) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi
-        let words = self.words, spread = UnsafePointer(self.spread)
         var pixel = 0
         for _ in 0..<count {
             let r = source[pixel &+ ri], g = source[pixel &+ gi], b = source[pixel &+ bi]
-            let slot = words + Int(spread[Int(r)] | spread[Int(g)] << 1 | spread[Int(b)] << 2)
-            var word = cc_atomic_load_word(slot)
-            if word == 0 {
-                word = Self.compute(r, g, b, kernel: kernel)
-                cc_atomic_store_word(slot, word)
-            }
+            let word = result(Int(b) << 16 | Int(g) << 8 | Int(r), kernel: kernel)
             if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
             destination[pixel &+ ri] = UInt8(truncatingIfNeeded: word)
             destination[pixel &+ gi] = UInt8(truncatingIfNeeded: word >> 8)
             destination[pixel &+ bi] = UInt8(truncatingIfNeeded: word >> 16)
             pixel &+= stride
         }
+    }
+
+    /// RGBA: one 32-bit load and one 32-bit store per pixel, alpha kept from the load.
+    private func applyRGBA(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                           kernel: LatticeKernel) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        for i in 0..<count {
+            let pixel = from.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)
+            let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
+            to.storeBytes(of: (pixel & 0xFF00_0000) | (word & 0x00FF_FFFF), toByteOffset: 4 &* i, as: UInt32.self)
+        }
+    }
+
+    /// RGB: a 32-bit load (the fourth byte is the next pixel's red, masked off), a 16-bit and an
+    /// 8-bit store. The caller keeps the last pixel out, so the load never reads past the buffer.
+    private func applyRGB(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                          kernel: LatticeKernel) {
+        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        var offset = 0
+        for _ in 0..<count {
+            let pixel = from.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+            let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
+            to.storeBytes(of: UInt16(truncatingIfNeeded: word), toByteOffset: offset, as: UInt16.self)
+            to.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: offset &+ 2, as: UInt8.self)
+            offset &+= 3
+        }
+    }
+
+    /// The known word for the colour at `index` (blue << 16 | green << 8 | red), computing it first
+    /// when it is not known yet.
+    @inline(__always)
+    private func result(_ index: Int, kernel: LatticeKernel) -> UInt32 {
+        let slot = words + index
+        var word = cc_atomic_load_word(slot)
+        if word == 0 {
+            word = Self.compute(UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
+                                UInt8(truncatingIfNeeded: index >> 16), kernel: kernel)
+            cc_atomic_store_word(slot, word)
+        }
+        return word
     }
 
     /// The kernel's result for one colour, as a known word.
