@@ -107,7 +107,10 @@ struct MessageBuffer {
     private var storage = [CChar](repeating: 0, count: Int(CCPNG_MESSAGE_SIZE))
 
     mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
-        storage.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { preconditionFailure("the message buffer is never empty") }
+            return body(base)
+        }
     }
 
     var text: String {
