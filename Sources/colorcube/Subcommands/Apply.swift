@@ -51,6 +51,10 @@ extension ColorCubeCommand {
 
         func validate() throws {
             if rawOptions.raw != nil {
+                let fileOptions = [(skipExisting, "--skip-existing"), (shard != nil, "--shard"), (benchmark, "--benchmark")]
+                if let (_, name) = fileOptions.first(where: { $0.0 }) {
+                    throw ValidationError("\(name) applies to image files, not to --raw frame streams")
+                }
                 guard inputs.isEmpty else {
                     throw ValidationError("--raw reads frames from -i (or stdin), not from INPUT arguments: \(inputs.joined(separator: " "))")
                 }
