@@ -5,16 +5,6 @@ import ColorCubeImaging
 /// bits), `.cube`, `.3dl`, raw Core Image data (`.bin`, `.raw`) or an ICC device link (`.icc`,
 /// `.icm`). The format comes from the caller, else the extension, else the first bytes.
 public enum LUTReader {
-    /// A look read from a file, as a Float32 cube, with what was noticed on the way.
-    public struct Look: Sendable {
-        public var cube: ColorCube
-        public var format: LUTFormat
-        /// Set when a reference PNG's colours were converted from its embedded profile.
-        public var convertedFromProfile: String?
-        /// Set for reference PNGs: how rough the table is (see `Roughness`).
-        public var roughness: Roughness?
-    }
-
     /// A look read from a file without a Float32 copy where the format allows it: a reference PNG
     /// stays a view on its decoded pixels (`ReferenceTable`), so a 256-cube costs the 50 MB image
     /// rather than 268 MB of Float32 entries.
@@ -39,21 +29,11 @@ public enum LUTReader {
         public var cube: ColorCube { (table as? ColorCube) ?? ColorCube(table) }
     }
 
-    /// Reads `path` into a Float32 cube.
-    /// - Parameter referenceOptions: how to read a PNG (expected size, profile, alpha).
-    /// - Throws: `LUTFileError`, `ImageError` or `ConversionError`, each naming the file.
-    public static func read(path: String, format: LUTFormat? = nil,
-                            referenceOptions: ReferenceDecoder.Options = .init()) throws -> Look {
-        let contents = try readContents(path: path, format: format, referenceOptions: referenceOptions)
-        return Look(cube: contents.cube, format: contents.format,
-                    convertedFromProfile: contents.convertedFromProfile, roughness: contents.roughness)
-    }
-
     /// Reads `path`, keeping a reference PNG as a view on its pixels (see `Contents`).
     /// - Throws: `LUTFileError.unknownFormat` when neither `format`, the extension nor the content
     ///   tells the format; otherwise the format reader's errors, each naming the file.
-    public static func readContents(path: String, format: LUTFormat? = nil,
-                                    referenceOptions: ReferenceDecoder.Options = .init()) throws -> Contents {
+    public static func read(path: String, format: LUTFormat? = nil,
+                            referenceOptions: ReferenceDecoder.Options = .init()) throws -> Contents {
         if Folders.exists(path) {
             throw LUTFileError.unreadable(path: path, reason: "it is a folder, not a LUT file")
         }

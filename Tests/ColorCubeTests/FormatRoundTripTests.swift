@@ -69,7 +69,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("hald-12.png")
         try ReferenceGenerator.writeHald(IdentityTable(size: 144), to: path)
-        let contents = try LUTReader.readContents(path: path)
+        let contents = try LUTReader.read(path: path)
         #expect(contents.format == .hald)
         #expect(contents.table.size == 144)
         // Every value is the 8-bit code writeHald rounded to, exactly.
@@ -141,7 +141,7 @@ import Testing
         try file.write("LUT_3D_SIZE 2\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 2 2 2\n")
         for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { try file.write("\(2 * r) \(2 * g) \(2 * b)\n") } } }
         try file.close()
-        let contents = try LUTReader.readContents(path: path)
+        let contents = try LUTReader.read(path: path)
         #expect(contents.domainMax == SIMD3(repeating: 2))
         #expect(contents.domainMin == SIMD3(repeating: 0))
     }

@@ -31,12 +31,22 @@ public struct ImageApplier: Sendable {
     /// `options.ignoreProfile`; the result is tagged sRGB in that case.
     /// - Parameter path: names the image in errors.
     public func apply(to image: inout RasterImage, path: String = "image", parallel: Bool = true) throws {
-        if !options.ignoreProfile {
-            try ColorConversion.convertToSRGB(&image, path: path)
-            image.colorSpace = .sRGB
-            image.metadata.pngGamma = nil
-            image.metadata.pngChromaticities = nil
-        }
+        try prepareColors(&image, path: path)
+        applyLook(to: &image, parallel: parallel)
+    }
+
+    /// Brings the image into the look's space: an embedded profile converted to sRGB and the tag
+    /// (and any gAMA/cHRM) replaced by sRGB, unless `options.ignoreProfile`.
+    func prepareColors(_ image: inout RasterImage, path: String) throws {
+        guard !options.ignoreProfile else { return }
+        try ColorConversion.convertToSRGB(&image, path: path)
+        image.colorSpace = .sRGB
+        image.metadata.pngGamma = nil
+        image.metadata.pngChromaticities = nil
+    }
+
+    /// Runs the engine over the pixels in place.
+    func applyLook(to image: inout RasterImage, parallel: Bool) {
         let layout: PixelLayout = image.channels == 4 ? .rgba : .rgb
         let count = image.pixelCount
         switch image.pixels {
@@ -78,11 +88,9 @@ public struct ImageApplier: Sendable {
         }
         var image = try ImageApplier.read(input, format: inputFormat)
         lap(\.decode)
-        if !options.ignoreProfile {
-            try ColorConversion.convertToSRGB(&image, path: input)
-        }
+        try prepareColors(&image, path: input)
         lap(\.colorManagement)
-        try apply(to: &image, path: input, parallel: parallel)
+        applyLook(to: &image, parallel: parallel)
         lap(\.lut)
         let format = outputFormat ?? inputFormat
         MetadataBridge.adapt(&image.metadata, from: inputFormat, to: format)

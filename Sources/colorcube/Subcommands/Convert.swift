@@ -76,7 +76,7 @@ extension ColorCubeCommand {
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.defaultExtension)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
             let options = ReferenceDecoder.Options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha)
-            let contents = try LUTReader.readContents(path: input, referenceOptions: options)
+            let contents = try LUTReader.read(path: input, referenceOptions: options)
             if let size, contents.format != .hald, contents.table.size != size {
                 throw CommandFailure("\(input) holds a \(contents.table.size)-cube, but --size \(size) was asked for; "
                     + "drop --size, or pass --resample \(size) to change its size")

@@ -26,7 +26,7 @@ extension ColorCubeCommand {
             var failed = false, described = 0
             for path in luts {
                 do {
-                    let contents = try LUTReader.readContents(path: path)
+                    let contents = try LUTReader.read(path: path)
                     let analysis = LUTAnalysis(measuring: contents.table, roughness: contents.roughness)
                     if described > 0 { print() }
                     described += 1
