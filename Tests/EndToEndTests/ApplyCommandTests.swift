@@ -202,6 +202,19 @@ import Testing
         #expect(folder.stderr == "colorcube: error: cannot read \(scratch.path): it is a folder\n")
     }
 
+    @Test func rawStreamRefusesImageFileOptions() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        let options = [["--jobs", "2"], ["--skip-existing"], ["--shard", "0/2"], ["--quality", "80"], ["--benchmark"]]
+        for option in options {
+            let result = try CommandRunner.run(["apply", look, "--raw", "2x2", "--pixel-format", "rgb24"] + option,
+                                               input: Data(count: 12))
+            #expect(result.status == 64, "\(option)")
+            #expect(result.stderr.contains("\(option[0]) applies to image files, not to --raw frame streams"), "\(option)")
+            #expect(result.stdout.isEmpty, "\(option)")
+        }
+    }
+
     @Test func badOutputFoldersFailOnceBeforeAnyWork() throws {
         let scratch = try Scratch()
         let look = try Self.writeInvertLook(scratch)

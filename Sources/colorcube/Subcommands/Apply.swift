@@ -29,8 +29,8 @@ extension ColorCubeCommand {
 
         @OptionGroup var engineOptions: EngineOptions
 
-        @Option(help: "Images processed at once; the default is the number of cores.")
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @Option(help: "Images processed at once (default: the number of cores).")
+        var jobs: Int?
 
         @Flag(help: "Leave outputs that already exist untouched (resume an interrupted batch).")
         var skipExisting = false
@@ -41,8 +41,8 @@ extension ColorCubeCommand {
         @Flag(help: "Apply the look to the code values as stored, keeping an embedded ICC profile, instead of converting to sRGB.")
         var ignoreProfile = false
 
-        @Option(help: "JPEG quality, 1 to 100.")
-        var quality: Int = 92
+        @Option(help: "JPEG quality, 1 to 100 (default: 92).")
+        var quality: Int?
 
         @Flag(help: "Print the time spent decoding, converting colours, applying the LUT and encoding.")
         var benchmark = false
@@ -51,7 +51,8 @@ extension ColorCubeCommand {
 
         func validate() throws {
             if rawOptions.raw != nil {
-                let fileOptions = [(skipExisting, "--skip-existing"), (shard != nil, "--shard"), (benchmark, "--benchmark")]
+                let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"),
+                                   (quality != nil, "--quality"), (benchmark, "--benchmark")]
                 if let (_, name) = fileOptions.first(where: { $0.0 }) {
                     throw ValidationError("\(name) applies to image files, not to --raw frame streams")
                 }
@@ -62,8 +63,8 @@ extension ColorCubeCommand {
             }
             guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT image or folder (or --raw for frames)") }
             guard output != nil else { throw ValidationError("give the output image or folder with -o") }
-            guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-            guard (1...100).contains(quality) else { throw ValidationError("--quality must be between 1 and 100") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+            if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
             if let shard, Shard(parsing: shard) == nil {
                 throw ValidationError("invalid --shard \(shard); use K/N with 0 <= K < N, e.g. 0/4")
             }
@@ -86,8 +87,11 @@ extension ColorCubeCommand {
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
                                      protected: [look])
             if !plan.singleFile { try Folders.create(output) }
-            let applier = ImageApplier(engine: engine, options: .init(ignoreProfile: ignoreProfile, quality: quality))
-            let runner = BatchRunner(applier: applier, jobs: jobs, skipExisting: skipExisting)
+            var options = ImageApplier.Options(ignoreProfile: ignoreProfile)
+            if let quality { options.quality = quality }
+            let applier = ImageApplier(engine: engine, options: options)
+            let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                     skipExisting: skipExisting)
             let progress = ProgressLine(total: plan.jobs.count)
             let summary = runner.run(plan) { job, outcome in
                 if case .failed(let error) = outcome {
