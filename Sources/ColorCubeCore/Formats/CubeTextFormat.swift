@@ -16,7 +16,7 @@
 /// A file with both tables is Resolve's shaper form: the 1D table is applied first and its output
 /// is the 3D table's input (in the 3D domain's units). A file with only a 1D table is accepted and
 /// baked into a cube of `oneDimensionalBakeSize`, whose per-channel curve is exact at the nodes.
-public enum CubeTextFormat {
+public enum CubeTextFormat: TextLUTFormat {
     /// Decimals written per value: enough for 16-bit code values to survive (error <= 5e-7).
     public static let decimals = 6
     /// The lattice size a 1D-only file is baked into.
@@ -55,7 +55,7 @@ public enum CubeTextFormat {
     }
 
     /// Everything a .cube file says, before it is baked into a plain cube.
-    public struct Contents: Sendable, Equatable {
+    public struct Contents: BakeableLUT, Equatable {
         /// The TITLE text without its quotes, or nil when the file has none.
         public let title: String?
         /// The 3D table as stored, red fastest. Node i on an axis stands for the input
@@ -143,26 +143,7 @@ public enum CubeTextFormat {
         try writer.close()
     }
 
-    // MARK: Reading
-
-    /// Reads the .cube file at `path` and bakes it into a plain cube (see `Contents.baked()`).
-    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parse` does.
-    public static func read(path: String) throws(LUTFileError) -> ColorCube {
-        try readContents(path: path).baked()
-    }
-
-    /// Reads the .cube file at `path` without baking it.
-    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parse` does.
-    public static func readContents(path: String) throws(LUTFileError) -> Contents {
-        try parseContents(BinaryFile.readAll(path: path), path: path)
-    }
-
-    /// Parses .cube text and bakes it into a plain cube (see `Contents.baked()`); `path` names the
-    /// file in errors.
-    /// - Throws: `LUTFileError.malformed` as `parseContents` does.
-    public static func parse(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
-        try parseContents(bytes, path: path).baked()
-    }
+    // MARK: Reading (read, readContents, parse: see TextLUTFormat)
 
     /// Parses .cube text without baking it; `path` names the file in errors.
     /// - Throws: `LUTFileError.malformed` with the 1-based line of the first problem: an unknown
@@ -172,13 +153,7 @@ public enum CubeTextFormat {
     ///   numbers, a value that is not a finite decimal number (no `nan` or `inf`), or more data
     ///   lines than the sizes call for. Too few data lines, or no size at all, are reported at the
     ///   file's last line.
-    public static func parseContents(_ bytes: [UInt8], path: String) throws(LUTFileError) -> Contents {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(LUTFileError) -> Contents in
-            try parseContents(buffer, path: path)
-        }
-    }
-
-    private static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
+    public static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
         var header = Header()
         var layout: Layout?

@@ -13,7 +13,7 @@
 /// that 16-bit (so a 12-bit file without a `Mesh` line whose outputs all stay below 2048 reads as
 /// 10-bit: the format cannot tell). The shaper's input scale is guessed the same way from its
 /// largest value. A file without a shaper line is accepted when its line count is a cube N^3.
-public enum ThreeDLFormat {
+public enum ThreeDLFormat: TextLUTFormat {
     /// The output bit depths `write` accepts.
     public static let outputBitDepths = [10, 12, 16]
     /// The input code value of the last lattice node in files `write` produces (10-bit input).
@@ -23,7 +23,7 @@ public enum ThreeDLFormat {
     public static let shaperTolerance = 2.0
 
     /// Everything a .3dl file says, before it is baked into a plain cube.
-    public struct Contents: Sendable, Equatable {
+    public struct Contents: BakeableLUT, Equatable {
         /// The input code value of each lattice node, strictly increasing, or nil when the file
         /// has no shaper line (nodes are then evenly spaced).
         public let shaper: [Int]?
@@ -155,26 +155,7 @@ public enum ThreeDLFormat {
         return UInt16(clamped * scale + 0.5)
     }
 
-    // MARK: Reading
-
-    /// Reads the .3dl file at `path` and bakes it into a plain cube (see `Contents.baked()`).
-    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parse` does.
-    public static func read(path: String) throws(LUTFileError) -> ColorCube {
-        try readContents(path: path).baked()
-    }
-
-    /// Reads the .3dl file at `path` without baking it.
-    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parse` does.
-    public static func readContents(path: String) throws(LUTFileError) -> Contents {
-        try parseContents(BinaryFile.readAll(path: path), path: path)
-    }
-
-    /// Parses .3dl text and bakes it into a plain cube (see `Contents.baked()`); `path` names the
-    /// file in errors.
-    /// - Throws: `LUTFileError.malformed` as `parseContents` does.
-    public static func parse(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
-        try parseContents(bytes, path: path).baked()
-    }
+    // MARK: Reading (read, readContents, parse: see TextLUTFormat)
 
     /// Parses .3dl text without baking it; `path` names the file in errors.
     ///
@@ -187,13 +168,7 @@ public enum ThreeDLFormat {
     ///   number of at most 9 digits (no sign, no decimals); a shaper with a count outside 2...256
     ///   or not strictly increasing; a data line without exactly three values; more data lines
     ///   than the shaper calls for. Too few data lines (or none) are reported at the last line.
-    public static func parseContents(_ bytes: [UInt8], path: String) throws(LUTFileError) -> Contents {
-        try bytes.withUnsafeBufferPointer { (buffer) throws(LUTFileError) -> Contents in
-            try parseContents(buffer, path: path)
-        }
-    }
-
-    private static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
+    public static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
         var meshBitDepth: Int?
         var shaper: [Int]?
