@@ -33,21 +33,9 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
         guard Self.sizeRange.contains(size) else { throw .invalidSize(size) }
         // Divided rather than multiplied by 1/(size-1): node i is exactly the nearest Float to i/(size-1).
         let last = Float(size - 1)
-        var values = [Float](repeating: 1, count: size * size * size * 4)
-        var offset = 0
-        for b in 0..<size {
-            for g in 0..<size {
-                for r in 0..<size {
-                    let output = transform(SIMD3(Float(r), Float(g), Float(b)) / last)
-                    values[offset] = output.x
-                    values[offset + 1] = output.y
-                    values[offset + 2] = output.z
-                    offset += 4
-                }
-            }
-        }
         self.size = size
-        self.values = values
+        self.values = [Float](repeating: 1, count: size * size * size * 4)
+        setColors { r, g, b in transform(SIMD3(Float(r), Float(g), Float(b)) / last) }
     }
 
     /// Copies any table into Float32 storage.
@@ -92,6 +80,26 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
     @inlinable
     public static func redFastestIndex(r: Int, g: Int, b: Int, size: Int) -> Int {
         r + size * (g + size * b)
+    }
+
+    /// Sets the colour of every lattice node (r, g, b) to `color(r, g, b)`, keeping alpha; nodes
+    /// are visited in storage order, red fastest.
+    public mutating func setColors(_ color: (_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float>) {
+        let size = self.size
+        values.withUnsafeMutableBufferPointer { values in
+            var offset = 0
+            for b in 0..<size {
+                for g in 0..<size {
+                    for r in 0..<size {
+                        let output = color(r, g, b)
+                        values[offset] = output.x
+                        values[offset + 1] = output.y
+                        values[offset + 2] = output.z
+                        offset += 4
+                    }
+                }
+            }
+        }
     }
 
     /// Calls `body` with mutable access to the RGBA values.

@@ -100,20 +100,9 @@ public enum CubeTextFormat: TextLUTFormat {
             }
             let sampler = CubeSampler(cube: table, interpolation: .trilinear)
             var result = table
-            result.withUnsafeMutableValues { values in
-                var offset = 0
-                for b in 0..<size {
-                    for g in 0..<size {
-                        for r in 0..<size {
-                            let point = SIMD3(coordinates[r].x, coordinates[g].y, coordinates[b].z)
-                            let output = isOneDimensional ? point : sampler.sample(point)
-                            values[offset] = Float(output.x)
-                            values[offset + 1] = Float(output.y)
-                            values[offset + 2] = Float(output.z)
-                            offset += 4
-                        }
-                    }
-                }
+            result.setColors { r, g, b in
+                let point = SIMD3(coordinates[r].x, coordinates[g].y, coordinates[b].z)
+                return SIMD3<Float>(isOneDimensional ? point : sampler.sample(point))
             }
             return result
         }

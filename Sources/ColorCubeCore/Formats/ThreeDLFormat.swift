@@ -60,19 +60,8 @@ public enum ThreeDLFormat: TextLUTFormat {
             }
             let sampler = CubeSampler(cube: table, interpolation: .trilinear)
             var result = table
-            result.withUnsafeMutableValues { values in
-                var offset = 0
-                for b in 0..<size {
-                    for g in 0..<size {
-                        for r in 0..<size {
-                            let output = sampler.sample(SIMD3(coordinates[r], coordinates[g], coordinates[b]))
-                            values[offset] = Float(output.x)
-                            values[offset + 1] = Float(output.y)
-                            values[offset + 2] = Float(output.z)
-                            offset += 4
-                        }
-                    }
-                }
+            result.setColors { r, g, b in
+                SIMD3<Float>(sampler.sample(SIMD3(coordinates[r], coordinates[g], coordinates[b])))
             }
             return result
         }
