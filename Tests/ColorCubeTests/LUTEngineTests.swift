@@ -494,4 +494,31 @@ private func makeAllColours() -> [UInt8] {
         }
         #expect(inPlace == expected, "in place")
     }
+
+    /// Short RGB runs (the word loop's first and last pixels), in place and not: the kernel's
+    /// results, and not a byte written past the pixels given.
+    @Test func shortRGBRunsStayInsideTheirPixels() throws {
+        let engine = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook))
+        let interpolating = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), remembersColors: false)
+        for count in 1...9 {
+            let input = (0..<(3 * count)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ count) }
+            let expected = Self.run(interpolating, input, .rgb)
+            let guardBytes: [UInt8] = [0xA5, 0x5A, 0xC3, 0x3C]
+            var outOfPlace = [UInt8](repeating: 0, count: input.count) + guardBytes
+            var inPlace = input + guardBytes
+            input.withUnsafeBufferPointer { source in
+                outOfPlace.withUnsafeMutableBufferPointer { destination in
+                    guard let from = source.baseAddress, let to = destination.baseAddress else { return }
+                    engine.apply(from, to: to, pixelCount: count, layout: .rgb)
+                }
+            }
+            inPlace.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                engine.apply(base, to: base, pixelCount: count, layout: .rgb)
+            }
+            #expect(Array(outOfPlace.prefix(input.count)) == expected, "\(count) pixels")
+            #expect(Array(inPlace.prefix(input.count)) == expected, "\(count) pixels in place")
+            #expect(Array(outOfPlace.suffix(4)) == guardBytes && Array(inPlace.suffix(4)) == guardBytes, "\(count) pixels")
+        }
+    }
 }

@@ -89,19 +89,27 @@ final class ColorMemo8: @unchecked Sendable {
         }
     }
 
-    /// RGB: a 32-bit load (the fourth byte is the next pixel's red, masked off), a 16-bit and an
-    /// 8-bit store. The caller keeps the last pixel out, so the load never reads past the buffer.
+    /// RGB: one 32-bit load and, but for the last pixel, one 32-bit store per pixel. The load's
+    /// fourth byte is the next pixel's red (masked off). The store's fourth byte lands on the next
+    /// pixel's red too, so each pixel is loaded one step ahead of the store that clobbers its first
+    /// byte, and the next store rewrites that byte; the last pixel is stored as 16 + 8 bits, so
+    /// nothing after it is touched. The caller keeps the buffer's own last pixel out, so the loads
+    /// stay inside the buffer.
     private func applyRGB(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                           kernel: LatticeKernel) {
+        guard count > 0 else { return }
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+        var pixel = from.loadUnaligned(as: UInt32.self)
         var offset = 0
-        for _ in 0..<count {
-            let pixel = from.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
-            let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
-            to.storeBytes(of: UInt16(truncatingIfNeeded: word), toByteOffset: offset, as: UInt16.self)
-            to.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: offset &+ 2, as: UInt8.self)
+        for _ in 1..<count {
+            let next = from.loadUnaligned(fromByteOffset: offset &+ 3, as: UInt32.self)
+            to.storeBytes(of: result(Int(pixel & 0x00FF_FFFF), kernel: kernel), toByteOffset: offset, as: UInt32.self)
+            pixel = next
             offset &+= 3
         }
+        let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
+        to.storeBytes(of: UInt16(truncatingIfNeeded: word), toByteOffset: offset, as: UInt16.self)
+        to.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: offset &+ 2, as: UInt8.self)
     }
 
     /// The known word for the colour at `index` (blue << 16 | green << 8 | red), computing it first
