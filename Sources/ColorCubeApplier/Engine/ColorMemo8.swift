@@ -101,7 +101,8 @@ final class ColorMemo8: @unchecked Sendable {
         let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
         var pixel = from.loadUnaligned(as: UInt32.self)
         var offset = 0
-        for _ in 1..<count {
+        let last = 3 * (count - 1)
+        while offset != last {
             let next = from.loadUnaligned(fromByteOffset: offset &+ 3, as: UInt32.self)
             to.storeBytes(of: result(Int(pixel & 0x00FF_FFFF), kernel: kernel), toByteOffset: offset, as: UInt32.self)
             pixel = next
