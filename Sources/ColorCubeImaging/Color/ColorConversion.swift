@@ -66,19 +66,21 @@ public enum ColorConversion {
         let transform = try Transform(profile: profile, path: path, bitDepth: image.bitDepth,
                                       outputBitDepth: outputDepth, channels: image.channels)
         let pixels = image.pixelCount
+        // Same-size samples are converted in place: the image's own reference is dropped first so
+        // that the buffer is not copied.
         switch image.pixels {
-        case .eight(let source) where outputDepth == 8:
-            var destination = source
-            transform.apply(source: source, destination: &destination, pixels: pixels)
-            image.pixels = .eight(destination)
+        case .eight(var samples) where outputDepth == 8:
+            image.pixels = .eight([])
+            transform.apply(inPlace: &samples, pixels: pixels)
+            image.pixels = .eight(samples)
         case .eight(let source):
             var destination = [UInt16](repeating: 0, count: source.count)
             transform.apply(source: source, destination: &destination, pixels: pixels)
             image.pixels = .sixteen(destination)
-        case .sixteen(let source):
-            var destination = source
-            transform.apply(source: source, destination: &destination, pixels: pixels)
-            image.pixels = .sixteen(destination)
+        case .sixteen(var samples):
+            image.pixels = .sixteen([])
+            transform.apply(inPlace: &samples, pixels: pixels)
+            image.pixels = .sixteen(samples)
         }
         image.colorSpace = .sRGB
     }
@@ -118,6 +120,14 @@ public enum ColorConversion {
                 destination.withUnsafeMutableBytes { output in
                     cmsDoTransform(handle, input.baseAddress, output.baseAddress, cmsUInt32Number(pixels))
                 }
+            }
+        }
+
+        /// Converts samples in place (input and output formats of one size, which Little CMS
+        /// allows on one buffer).
+        func apply<Sample>(inPlace samples: inout [Sample], pixels: Int) {
+            samples.withUnsafeMutableBytes { buffer in
+                cmsDoTransform(handle, buffer.baseAddress, buffer.baseAddress, cmsUInt32Number(pixels))
             }
         }
 
