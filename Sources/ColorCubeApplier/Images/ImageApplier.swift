@@ -80,13 +80,9 @@ public struct ImageApplier: Sendable {
             times[keyPath: stage] += now - clock
             clock = now
         }
-        guard let inputFormat = ImageFormat(sniffing: input) else {
-            if BinaryFile.readPrefix(path: input, count: 1) == nil {
-                throw ImageError.cannotOpen(path: input, reason: "no such file or not readable")
-            }
-            throw ImageError.notAnImage(path: input)
-        }
-        var image = try ImageApplier.read(input, format: inputFormat)
+        let read = try ImageApplier.read(input)
+        var image = read.image
+        let inputFormat = read.format
         lap(\.decode)
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
@@ -109,10 +105,18 @@ public struct ImageApplier: Sendable {
         return times
     }
 
-    static func read(_ path: String, format: ImageFormat) throws -> RasterImage {
-        switch format {
-        case .png: try PNGFile.read(path: path)
-        case .jpeg: try JPEGFile.read(path: path)
+    /// Reads a PNG or JPEG file, recognised by its content rather than its name.
+    /// - Throws: `ImageError.cannotOpen` when the file cannot be read, `.notAnImage` when it is
+    ///   neither format, else the decoder's error.
+    public static func read(_ path: String) throws -> (image: RasterImage, format: ImageFormat) {
+        switch ImageFormat(sniffing: path) {
+        case .png: return (try PNGFile.read(path: path), .png)
+        case .jpeg: return (try JPEGFile.read(path: path), .jpeg)
+        case nil:
+            if BinaryFile.readPrefix(path: path, count: 1) == nil {
+                throw ImageError.cannotOpen(path: path, reason: "no such file or not readable")
+            }
+            throw ImageError.notAnImage(path: path)
         }
     }
 }

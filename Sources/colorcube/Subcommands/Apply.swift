@@ -129,7 +129,9 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
-    func loadEngine(look: String, ignoreProfile: Bool) throws -> LUTEngine {
+    /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
+    ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
+    func loadEngine(look: String, ignoreProfile: Bool, remembersColors: Bool = true) throws -> LUTEngine {
         let loaded = try LUTReader.read(path: look, referenceOptions: .init(ignoreProfile: ignoreProfile))
         if let profile = loaded.convertedFromProfile {
             Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
@@ -137,7 +139,8 @@ struct EngineOptions: ParsableArguments {
         if let roughness = loaded.roughness, roughness.suggestsSpatialEdit {
             Diagnostics.warning(ColorCubeCommand.Convert.roughnessWarning(roughness, path: look))
         }
-        return LUTEngine(cube: loaded.cube, interpolation: interpolation, strength: strength)
+        return LUTEngine(cube: loaded.cube, interpolation: interpolation, strength: strength,
+                         remembersColors: remembersColors)
     }
 }
 

@@ -42,10 +42,12 @@ extension ColorCubeCommand {
         func run() throws {
             try Diagnostics.reportingFailures {
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: looks + [image])
+                // A thumbnail's few pixels are interpolated: no colour table per look.
                 let sheetLooks = try looks.map { look in
-                    ContactSheet.Look(name: FilePath.stem(look), engine: try engineOptions.loadEngine(look: look, ignoreProfile: false))
+                    let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, remembersColors: false)
+                    return ContactSheet.Look(name: FilePath.stem(look), engine: engine)
                 }
-                let photo = try Self.readPhoto(image)
+                let photo = try ImageApplier.read(image).image
                 let sheet = try ContactSheet(options: .init(thumbnailWidth: width, columns: columns))
                     .render(photo: photo, looks: sheetLooks, path: image)
                 try AtomicFile.write(to: output) { temporary in
@@ -55,18 +57,6 @@ extension ColorCubeCommand {
                         try PNGFile.write(sheet, to: temporary, displayPath: output)
                     }
                 }
-            }
-        }
-
-        private static func readPhoto(_ path: String) throws -> RasterImage {
-            switch ImageFormat(sniffing: path) {
-            case .png: return try PNGFile.read(path: path)
-            case .jpeg: return try JPEGFile.read(path: path)
-            case nil:
-                if BinaryFile.readPrefix(path: path, count: 1) == nil {
-                    throw ImageError.cannotOpen(path: path, reason: "no such file or not readable")
-                }
-                throw ImageError.notAnImage(path: path)
             }
         }
     }
