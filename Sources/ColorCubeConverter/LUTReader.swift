@@ -26,7 +26,7 @@ public enum LUTReader {
         public var hasShaper = false
 
         /// The table in Float32 storage (no copy when it already is a `ColorCube`).
-        public var cube: ColorCube { (table as? ColorCube) ?? ColorCube(table) }
+        public var cube: ColorCube { ColorCube(table) }
     }
 
     /// Reads `path`, keeping a reference PNG as a view on its pixels (see `Contents`).

@@ -24,32 +24,29 @@ public struct BatchPlan: Sendable {
     public init(inputs: [String], output: String, shard: Shard? = nil, protected: [String] = []) throws {
         guard !inputs.isEmpty else { throw BatchError.noInputs }
         let fileManager = FileManager.default
-        func isFolder(_ path: String) -> Bool {
-            var folder: ObjCBool = false
-            return fileManager.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
-        }
         for input in inputs where !fileManager.fileExists(atPath: input) {
             throw BatchError.missingInput(path: input)
         }
         let outputExtension = FilePath.pathExtension(output)
         let outputFormat = ImageFormat(pathExtension: outputExtension)
-        if inputs.count == 1, !isFolder(inputs[0]), !isFolder(output), outputFormat == nil, !outputExtension.isEmpty {
+        let singleFileInput = inputs.count == 1 && !Folders.exists(inputs[0]) && !Folders.exists(output)
+        if singleFileInput, outputFormat == nil, !outputExtension.isEmpty {
             // "photo.jpg -o photo.gif" names a file in a format colorcube does not write, not a folder.
             throw BatchError.unsupportedOutputFormat(path: output)
         }
-        if inputs.count == 1, !isFolder(inputs[0]), outputFormat != nil, !isFolder(output) {
+        if singleFileInput, outputFormat != nil {
             singleFile = true
             jobs = [BatchJob(input: inputs[0], output: output, relativePath: FilePath.split(output).name,
                              outputFormat: outputFormat)]
         } else {
             singleFile = false
-            if FileManager.default.fileExists(atPath: output), !isFolder(output) {
+            if fileManager.fileExists(atPath: output), !Folders.exists(output) {
                 throw BatchError.outputNotAFolder(path: output)
             }
             var planned: [BatchJob] = []
-            let folders = inputs.filter(isFolder)
+            let folders = inputs.filter(Folders.exists)
             for input in inputs {
-                if isFolder(input) {
+                if folders.contains(input) {
                     let prefix = folders.count == 1 && inputs.count == 1 ? "" : Self.folderName(input) + "/"
                     for relative in Self.walk(input) {
                         let path = Self.join(input, relative)
@@ -74,7 +71,8 @@ public struct BatchPlan: Sendable {
         }
     }
 
-    /// Relative paths of the regular files below `root`, hidden entries skipped, sorted.
+    /// Relative paths of everything below `root` that is not a folder (the caller keeps what reads
+    /// as an image), hidden entries skipped, sorted.
     static func walk(_ root: String) -> [String] {
         var found: [String] = []
         let fileManager = FileManager.default
@@ -83,9 +81,7 @@ public struct BatchPlan: Sendable {
             guard let names = try? fileManager.contentsOfDirectory(atPath: folder) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let child = relative.isEmpty ? name : relative + "/" + name
-                var isFolder: ObjCBool = false
-                guard fileManager.fileExists(atPath: join(root, child), isDirectory: &isFolder) else { continue }
-                if isFolder.boolValue {
+                if Folders.exists(join(root, child)) {
                     visit(child)
                 } else {
                     found.append(child)

@@ -136,16 +136,6 @@ struct LatticeKernel {
         return lattice[base &+ step]
     }
 
-    /// Dispatches on the interpolation; for paths where the per-pixel switch is not the cost.
-    @_transparent
-    func interpolate(_ base: Int, _ fr: Float, _ fg: Float, _ fb: Float) -> SIMD4<Float> {
-        switch interpolation {
-        case .trilinear: trilinear(base, fr, fg, fb)
-        case .tetrahedral: tetrahedral(base, fr, fg, fb)
-        case .nearest: nearest(base, fr, fg, fb)
-        }
-    }
-
     // MARK: Splitting inputs
 
     /// A 16-bit code's lower node and fraction on one axis, in exact integer arithmetic (the

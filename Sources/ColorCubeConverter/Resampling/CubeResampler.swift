@@ -13,7 +13,7 @@ public enum CubeResampler {
     /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256.
     public static func resample(_ table: some CubeTable, to size: Int,
                                 interpolation: Interpolation = .trilinear) throws(CubeError) -> ColorCube {
-        let source = (table as? ColorCube) ?? ColorCube(table)
+        let source = ColorCube(table)
         return try resample(source, to: size, interpolation: interpolation)
     }
 

@@ -38,8 +38,13 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
         setColors { r, g, b in transform(SIMD3(Float(r), Float(g), Float(b)) / last) }
     }
 
-    /// Copies any table into Float32 storage.
+    /// Copies any table into Float32 storage (a `ColorCube` is taken as it is: its storage is
+    /// shared, not copied).
     public init(_ table: some CubeTable) {
+        if let cube = table as? ColorCube {
+            self = cube
+            return
+        }
         var values = [Float](repeating: 0, count: table.entryCount * 4)
         values.withUnsafeMutableBytes { raw in
             let entries = raw.bindMemory(to: SIMD4<Float>.self)
