@@ -194,9 +194,7 @@ public enum DeviceLinkFormat {
                     }, counter, cmsUInt32Number(SAMPLER_INSPECT))
                 }
                 guard inspected != 0 else { return nil }
-                var size = 2
-                while size * size * size < visits { size += 1 }
-                return size * size * size == visits && ColorCube.sizeRange.contains(size) ? size : nil
+                return ColorCube.size(entryCount: visits)
             }
             stage = cmsStageNext(current)
         }

@@ -14,6 +14,11 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
     /// The smallest and largest lattice sizes any reader or writer accepts.
     public static let sizeRange = 2...256
 
+    /// The lattice size in `sizeRange` whose cube has `entryCount` entries, or nil when there is none.
+    public static func size(entryCount: Int) -> Int? {
+        sizeRange.first { $0 * $0 * $0 == entryCount }
+    }
+
     /// Wraps existing RGBA values.
     /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256,
     ///   `CubeError.wrongValueCount` when `values.count` is not `size`^3 * 4.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Core Image cube data: what `CIColorCube`'s `inputCubeData` takes.
 ///
 /// size^3 entries of red, green, blue, alpha as Float32 little-endian, 16 bytes per entry, red
@@ -34,9 +28,7 @@ public enum RawCubeFormat {
     /// Decodes raw cube data; the size follows from the length.
     /// - Throws: `LUTFileError.wrongLength` when the byte count is not size^3 * 16 for a size in 2...256.
     public static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
-        guard bytes.count % bytesPerEntry == 0, let size = cubeRoot(bytes.count / bytesPerEntry),
-              ColorCube.sizeRange.contains(size)
-        else { throw .wrongLength(path: path, bytes: bytes.count) }
+        guard bytes.count % bytesPerEntry == 0, let size = ColorCube.size(entryCount: bytes.count / bytesPerEntry) else { throw .wrongLength(path: path, bytes: bytes.count) }
         var values = [Float](repeating: 0, count: bytes.count / 4)
         bytes.withUnsafeBytes { raw in
             for i in 0..<values.count {
@@ -53,24 +45,5 @@ public enum RawCubeFormat {
     /// Reads and decodes the raw cube file at `path`.
     public static func read(path: String) throws(LUTFileError) -> ColorCube {
         try decode(BinaryFile.readAll(path: path), path: path)
-    }
-
-    private static func cubeRoot(_ value: Int) -> Int? {
-        let root = Int(Foundationless.cbrt(Double(value)).rounded())
-        for candidate in max(1, root - 1)...(root + 1) where candidate * candidate * candidate == value {
-            return candidate
-        }
-        return nil
-    }
-}
-
-/// cbrt without Foundation.
-enum Foundationless {
-    static func cbrt(_ x: Double) -> Double {
-        #if canImport(Glibc)
-        Glibc.cbrt(x)
-        #else
-        Darwin.cbrt(x)
-        #endif
     }
 }

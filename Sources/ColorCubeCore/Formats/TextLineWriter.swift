@@ -36,7 +36,7 @@ final class TextLineWriter {
         count += 1
     }
 
-    /// Appends the line "x y z\n", each value as `appendFixed` writes it.
+    /// Appends the line "x y z\n", each value as `writeFixed` writes it.
     func appendFixedLine(_ x: Float, _ y: Float, _ z: Float) throws(FileError) {
         if count + 4 * Self.longestItem > capacity { try flush() }
         writeFixed(x)
@@ -58,23 +58,18 @@ final class TextLineWriter {
         write(UInt8(ascii: "\n"))
     }
 
-    /// Appends `value` with six decimals and no exponent, as C's `%.6f` would (ties may round the
-    /// last digit either way).
-    ///
-    /// NaN is written as 0 and infinities as the largest finite Float, because no .cube reader
-    /// accepts `nan` or `inf`. Magnitudes of 10^12 and more, which only a broken look produces,
-    /// are written in Swift's shortest exponent form ("1e+20"), which readers also accept.
-    func appendFixed(_ value: Float) throws(FileError) {
-        try reserve()
-        writeFixed(value)
-    }
-
     /// Appends a non-negative whole number in decimal.
     func appendInteger(_ value: Int) throws(FileError) {
         try reserve()
         writeDigits(UInt64(max(0, value)), minimumCount: 1)
     }
 
+    /// Writes `value` with six decimals and no exponent, as C's `%.6f` would (ties may round the
+    /// last digit either way).
+    ///
+    /// NaN is written as 0 and infinities as the largest finite Float, because no .cube reader
+    /// accepts `nan` or `inf`. Magnitudes of 10^12 and more, which only a broken look produces,
+    /// are written in Swift's shortest exponent form ("1e+20"), which readers also accept.
     @inline(__always)
     private func writeFixed(_ value: Float) {
         var number = Double(value)

@@ -234,7 +234,7 @@ public enum ThreeDLFormat: TextLUTFormat {
             size = 3
         } else {
             let triples = codes.count / 3
-            guard let root = ColorCube.sizeRange.first(where: { $0 * $0 * $0 == triples }) else {
+            guard let root = ColorCube.size(entryCount: triples) else {
                 throw .malformed(path: path, line: endLine, reason: "\(triples) data lines without a shaper line; "
                     + "expected N^3 lines for a lattice size N in 2...256")
             }
