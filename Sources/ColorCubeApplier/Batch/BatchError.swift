@@ -1,5 +1,8 @@
+import ColorCubeCore
+import ColorCubeImaging
+
 /// Problems with a batch found before any image is written.
-public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum BatchError: ColorCubeError, Equatable {
     case noInputs
     case missingInput(path: String)
     /// Two inputs would be written to the same output path.
@@ -11,10 +14,25 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A single output file in a format colorcube does not write.
     case unsupportedOutputFormat(path: String)
 
+    /// A walk that found no image to process.
+    case noImages(inputs: [String], passedOver: [String])
+
+    public var path: String? {
+        switch self {
+        case .noInputs: nil
+        case .missingInput(let path), .outputNotAFolder(let path), .unsupportedOutputFormat(let path): path
+        case .outputCollision(_, _, let output), .outputInsideInput(let output, _): output
+        case .noImages(let inputs, _): inputs.first
+        }
+    }
+
     public var description: String {
         switch self {
         case .noInputs:
             "no input images given"
+        case .noImages(let inputs, let passedOver):
+            "found no image to grade in \(inputs.joined(separator: ", "))"
+                + (passedOver.isEmpty ? "" : "; passed over \(passedOver.joined(separator: " and "))")
         case .missingInput(let path):
             "\(path): no such file or folder"
         case .outputCollision(let first, let second, let output):
@@ -22,8 +40,8 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outputNotAFolder(let path):
             "\(path) is a file, but these inputs need an output folder; give a folder name"
         case .unsupportedOutputFormat(let path):
-            "cannot write \(path): colorcube writes PNG and JPEG images; name the output .png or .jpg, "
-                + "or give a folder"
+            "cannot write \(path): colorcube writes images named \(ImageCodecs.writableExtensions), "
+                + "or into a folder"
         case .outputInsideInput(let output, let input):
             "the output folder \(output) is inside the input folder \(input), so a later run would take outputs "
                 + "for inputs; choose an output folder outside it"

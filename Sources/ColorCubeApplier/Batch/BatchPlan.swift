@@ -11,10 +11,14 @@ import Foundation
 /// - Otherwise the output is a folder mirroring the inputs: a single input folder's tree lands
 ///   directly in it; with several inputs each folder becomes OUTPUT/<its name>/ and loose files land
 ///   in OUTPUT.
-/// - Folders are walked recursively; hidden files and folders are skipped, and so are files that are
-///   not PNG or JPEG by content. Files named directly are always taken (a bad one fails in the run).
+/// - Folders are walked recursively; hidden files and folders are skipped, and so are files that no
+///   readable codec of `ImageCodecs` recognises by content (they are counted in `passedOver`).
+///   Files named directly are always taken (a bad one fails in the run).
 public struct BatchPlan: Sendable {
     public private(set) var jobs: [BatchJob]
+    /// Files found in folders and left out, with why: not an image, or a format colorcube
+    /// recognises but does not grade (camera raw). Under a shard, only that shard's files.
+    public private(set) var passedOver: [PassedOver] = []
     /// True when the output names a single file rather than a folder.
     public let singleFile: Bool
 
@@ -50,7 +54,12 @@ public struct BatchPlan: Sendable {
                     let prefix = folders.count == 1 && inputs.count == 1 ? "" : Self.folderName(input) + "/"
                     for relative in Self.walk(input) {
                         let path = Self.join(input, relative)
-                        guard ImageFormat(sniffing: path) != nil else { continue }
+                        let codec = ImageCodecs.sniff(path: path)
+                        guard let codec, codec.isReadable else {
+                            passedOver.append(PassedOver(path: path, relativePath: prefix + relative,
+                                                         recognisedAs: codec?.displayName))
+                            continue
+                        }
                         planned.append(BatchJob(input: path, output: Self.join(output, prefix + relative),
                                                 relativePath: prefix + relative,
                                                 outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(relative))))
@@ -62,13 +71,44 @@ public struct BatchPlan: Sendable {
                 }
             }
             jobs = planned
+            if planned.isEmpty {
+                throw BatchError.noImages(inputs: inputs, passedOver: passedOverSummary)
+            }
             try Self.refuseOutputInsideInputs(output: output, folders: folders)
         }
         try Self.refuseCollisions(jobs)
         try Self.refuseOverwritingInputs(jobs, protected: protected)
         if let shard {
             jobs = jobs.filter { shard.contains($0.relativePath) }
+            passedOver = passedOver.filter { shard.contains($0.relativePath) }
         }
+    }
+
+    /// A file a folder walk left out.
+    public struct PassedOver: Sendable, Equatable {
+        public var path: String
+        public var relativePath: String
+        /// The format's name when colorcube recognised the file but does not grade it ("camera raw");
+        /// nil when it is not an image at all.
+        public var recognisedAs: String?
+    }
+
+    /// What was passed over, as counted phrases for a summary line: "3 files that are not images",
+    /// "2 camera raw files"; empty when nothing was.
+    public var passedOverSummary: [String] {
+        var phrases: [String] = []
+        let notImages = passedOver.filter { $0.recognisedAs == nil }.count
+        if notImages > 0 {
+            phrases.append(notImages == 1 ? "1 file that is not an image" : "\(notImages) files that are not images")
+        }
+        var kinds: [String: Int] = [:]
+        for file in passedOver {
+            if let kind = file.recognisedAs { kinds[kind, default: 0] += 1 }
+        }
+        for (kind, count) in kinds.sorted(by: { $0.key < $1.key }) {
+            phrases.append(count == 1 ? "1 \(kind) file" : "\(count) \(kind) files")
+        }
+        return phrases
     }
 
     /// Relative paths of everything below `root` that is not a folder (the caller keeps what reads

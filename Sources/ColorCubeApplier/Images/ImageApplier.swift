@@ -9,12 +9,16 @@ public struct ImageApplier: Sendable {
         /// Apply the look to the code values as stored, keeping the input's colour tag, instead of
         /// converting an embedded profile to sRGB first.
         public var ignoreProfile: Bool
-        /// JPEG quality, 1...100.
+        /// Quality of lossy outputs (JPEG, lossy WebP, HEIC, AVIF), 1...100.
         public var quality: Int
+        /// What decoders accept (the pixel limit).
+        public var reading: ImageReadOptions
 
-        public init(ignoreProfile: Bool = false, quality: Int = 92) {
+        public init(ignoreProfile: Bool = false, quality: Int = ImageWriteOptions.defaultQuality,
+                    reading: ImageReadOptions = ImageReadOptions()) {
             self.ignoreProfile = ignoreProfile
             self.quality = quality
+            self.reading = reading
         }
     }
 
@@ -80,43 +84,31 @@ public struct ImageApplier: Sendable {
             times[keyPath: stage] += now - clock
             clock = now
         }
-        let read = try ImageApplier.read(input)
+        let read = try ImageCodecs.read(path: input, options: options.reading)
         var image = read.image
-        let inputFormat = read.format
         lap(\.decode)
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
         applyLook(to: &image, parallel: parallel)
         lap(\.lut)
-        let format = outputFormat ?? inputFormat
-        MetadataBridge.adapt(&image.metadata, from: inputFormat, to: format)
+        let format = outputFormat ?? read.format
+        if format != read.format {
+            image.metadata = image.metadata.keepingOnlyNeutralFields()
+        }
+        let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
         try AtomicFile.write(to: output) { temporary in
-            switch format {
-            case .png:
-                try PNGFile.write(image, to: temporary, displayPath: output)
-            case .jpeg:
-                // Chroma no coarser than the input's: a JPEG keeps its subsampling, a PNG gets 4:4:4.
-                let subsampling = inputFormat == .jpeg ? image.metadata.jpegSubsampling ?? (2, 2) : (1, 1)
-                try JPEGFile.write(image, to: temporary, displayPath: output, quality: options.quality,
-                                   subsampling: subsampling)
-            }
+            try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)
         }
         lap(\.encode)
         return times
     }
 
-    /// Reads a PNG or JPEG file, recognised by its content rather than its name.
-    /// - Throws: `ImageError.cannotOpen` when the file cannot be read, `.notAnImage` when it is
-    ///   neither format, else the decoder's error.
-    public static func read(_ path: String) throws -> (image: RasterImage, format: ImageFormat) {
-        switch ImageFormat(sniffing: path) {
-        case .png: return (try PNGFile.read(path: path), .png)
-        case .jpeg: return (try JPEGFile.read(path: path), .jpeg)
-        case nil:
-            if BinaryFile.readPrefix(path: path, count: 1) == nil {
-                throw ImageError.cannotOpen(path: path, reason: "no such file or not readable")
-            }
-            throw ImageError.notAnImage(path: path)
-        }
+    /// Reads an image file of any format in `ImageCodecs`, recognised by its content rather than
+    /// its name.
+    /// - Throws: `ImageError.cannotOpen` when the file cannot be read, `.notAnImage` when no codec
+    ///   recognises it, else the decoder's error.
+    public static func read(_ path: String, options: ImageReadOptions = ImageReadOptions())
+        throws -> (image: RasterImage, format: ImageFormat) {
+        try ImageCodecs.read(path: path, options: options)
     }
 }

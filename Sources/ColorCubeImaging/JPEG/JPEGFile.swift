@@ -18,7 +18,8 @@ public enum JPEGFile {
     ///   not decode (CMYK, 12-bit); `.notAnImage` when it does not start like a JPEG; `.corrupt` when
     ///   the data is damaged or truncated (libjpeg's "premature end" warnings count as errors here,
     ///   never a grey fill). Each names `path`.
-    public static func read(path: String) throws(ImageError) -> RasterImage {
+    /// - Parameter options: the pixel limit, checked against the header before any allocation.
+    public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
         var info = ccjpeg_info()
         var message = MessageBuffer()
         var reader: OpaquePointer?
@@ -28,7 +29,8 @@ public enum JPEGFile {
             throw openError(status: opened, path: path, message: message.text)
         }
         let width = Int(info.width), height = Int(info.height)
-        var samples = [UInt8](repeating: 0, count: width * height * 3)
+        try options.check(width: width, height: height, path: path)
+        var samples: [UInt8] = try SampleBuffer.make(count: width * height * 3, path: path)
         let status = samples.withUnsafeMutableBufferPointer { buffer in
             message.withPointer { ccjpeg_reader_read_rows(reader, buffer.baseAddress, info.height, $0) }
         }
@@ -39,6 +41,8 @@ public enum JPEGFile {
         let markers = markers(of: info)
         var metadata = ImageMetadata()
         metadata.jpegMarkers = markers.filter { !$0.isWrittenByEncoder }
+        metadata.exif = markers.first(where: \.isExif).map { Array($0.data.dropFirst(JPEGMarker.exifHeader.count)) }
+        metadata.isLossy = true
         if info.h_subsampling > 0, info.v_subsampling > 0 {
             metadata.jpegSubsampling = (horizontal: Int(info.h_subsampling), vertical: Int(info.v_subsampling))
         }
@@ -70,9 +74,13 @@ public enum JPEGFile {
             throw .cannotWrite(path: shownPath, reason: "the image has \(image.pixels.count) samples, not "
                                + "\(image.width)x\(image.height)x\(image.channels)")
         }
+        var metadata = image.metadata
+        if let exif = metadata.exif, !metadata.jpegMarkers.contains(where: \.isExif) {
+            metadata.jpegMarkers.insert(JPEGMarker(code: 0xE1, data: JPEGMarker.exifHeader + exif), at: 0)
+        }
         let writer = try JPEGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                        height: image.height, quality: quality, subsampling: subsampling,
-                                       colorSpace: image.colorSpace, metadata: image.metadata)
+                                       colorSpace: image.colorSpace, metadata: metadata)
         switch image.pixels {
         case .eight(let samples) where image.channels == 3:
             try write(rows: image.height, of: samples, to: writer)

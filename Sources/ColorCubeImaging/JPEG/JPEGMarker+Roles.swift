@@ -1,6 +1,13 @@
 extension JPEGMarker {
     /// The COM marker code.
     static let commentCode: UInt8 = 0xFE
+    /// The prefix of an EXIF APP1 payload, before the TIFF structure.
+    public static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+
+    /// True for the APP1 marker that holds EXIF.
+    var isExif: Bool {
+        code == 0xE1 && data.starts(with: Self.exifHeader)
+    }
 
     /// True for an APPn (0xE0...0xEF) or COM (0xFE) marker, the only kinds colorcube carries.
     var isCarriable: Bool {

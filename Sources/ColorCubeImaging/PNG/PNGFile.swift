@@ -7,7 +7,8 @@ import _CPNG
 public enum PNGFile {
     /// Decodes the PNG at `path`.
     /// - Throws: `ImageError.cannotOpen`, `.notAnImage` or `.corrupt`, naming `path`.
-    public static func read(path: String) throws(ImageError) -> RasterImage {
+    /// - Parameter options: the pixel limit, checked against the header before any allocation.
+    public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
         var info = ccpng_info()
         var message = MessageBuffer()
         var reader: OpaquePointer?
@@ -17,17 +18,18 @@ public enum PNGFile {
             throw openError(path: path, message: message.text)
         }
         let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+        try options.check(width: width, height: height, path: path)
         let sampleCount = width * height * channels
         let pixels: PixelStorage
         var status: Int32
         if info.bit_depth == 16 {
-            var samples = [UInt16](repeating: 0, count: sampleCount)
+            var samples: [UInt16] = try SampleBuffer.make(count: sampleCount, path: path)
             status = samples.withUnsafeMutableBytes { bytes in
                 message.withPointer { ccpng_reader_read_rows(reader, bytes.baseAddress, info.height, $0) }
             }
             pixels = .sixteen(samples)
         } else {
-            var samples = [UInt8](repeating: 0, count: sampleCount)
+            var samples: [UInt8] = try SampleBuffer.make(count: sampleCount, path: path)
             status = samples.withUnsafeMutableBytes { bytes in
                 message.withPointer { ccpng_reader_read_rows(reader, bytes.baseAddress, info.height, $0) }
             }
@@ -36,8 +38,10 @@ public enum PNGFile {
         guard status == CCPNG_OK else { throw .corrupt(path: path, reason: message.text) }
         // Chunks after the image data are optional extras: a damaged tail loses only those.
         _ = message.withPointer { ccpng_reader_finish(reader, &info, $0) }
+        var found = metadata(of: info)
+        found.exif = found.pngChunks.first { $0.name == "eXIf" }?.data
         return RasterImage(width: width, height: height, channels: channels, pixels: pixels,
-                           colorSpace: colorSpace(of: info), metadata: metadata(of: info))
+                           colorSpace: colorSpace(of: info), metadata: found)
     }
 
     /// Encodes `image` to `path` (created or truncated).
@@ -47,17 +51,27 @@ public enum PNGFile {
     /// (gAMA/cHRM only when the image is not tagged sRGB).
     /// - Parameter displayPath: the name errors give (the final name when `path` is temporary).
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil,
-                             compressionLevel: Int = 6) throws {
+                             compressionLevel: Int = 6) throws(ImageError) {
+        var metadata = image.metadata
+        if let exif = metadata.exif, !metadata.pngChunks.contains(where: { $0.name == "eXIf" }) {
+            // Before the image data, where a PNG's eXIf chunk belongs.
+            metadata.pngChunks.append(PNGChunk(name: "eXIf", location: 0x02, data: exif))
+        }
         let writer = try PNGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                       height: image.height, channels: image.channels,
                                       bitDepth: image.bitDepth, colorSpace: image.colorSpace,
-                                      metadata: image.metadata, compressionLevel: compressionLevel,
+                                      metadata: metadata, compressionLevel: compressionLevel,
                                       filter: .adaptive)
+        // withUnsafeBytes only rethrows `any Error`; a Result keeps the error's type across it.
         switch image.pixels {
         case .eight(let samples):
-            try samples.withUnsafeBytes { bytes in try writer.write(rows: image.height, from: bytes) }
+            try samples.withUnsafeBytes { bytes in
+                Result { () throws(ImageError) in try writer.write(rows: image.height, from: bytes) }
+            }.get()
         case .sixteen(let samples):
-            try samples.withUnsafeBytes { bytes in try writer.write(rows: image.height, from: bytes) }
+            try samples.withUnsafeBytes { bytes in
+                Result { () throws(ImageError) in try writer.write(rows: image.height, from: bytes) }
+            }.get()
         }
         try writer.finish()
     }

@@ -1,28 +1,66 @@
-/// Errors in reading or writing an image file; each names the file.
-public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible {
+import ColorCubeCore
+
+/// Errors in reading or writing an image file; each names the file and carries the evidence.
+public enum ImageError: ColorCubeError, Equatable {
     /// The file does not exist or cannot be opened.
     case cannotOpen(path: String, reason: String)
-    /// The file is not an image format colorcube reads.
+    /// The file is not in any image format colorcube reads.
     case notAnImage(path: String)
     /// The decoder rejected the file (corrupt or truncated data).
     case corrupt(path: String, reason: String)
+    /// A valid file of a kind colorcube does not decode (a CMYK JPEG, a TIFF with 32-bit floats).
+    case unsupported(path: String, reason: String)
     /// The encoder or the file system failed while writing.
     case cannotWrite(path: String, reason: String)
     /// An ICC profile that Little CMS cannot use.
     case badProfile(path: String, reason: String)
+    /// The header declares more pixels than the limit allows; nothing was allocated.
+    case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    /// The memory for the decoded pixels could not be had.
+    case outOfMemory(path: String, bytes: Int)
+    /// A camera raw file (`kind` names it: "DNG", "Canon CR2", ...), which needs developing before
+    /// it can be graded: its pixels are sensor data, not colours.
+    case cameraRaw(path: String, kind: String)
+
+    public var path: String? {
+        switch self {
+        case .cannotOpen(let path, _), .notAnImage(let path), .corrupt(let path, _), .unsupported(let path, _),
+             .cannotWrite(let path, _), .badProfile(let path, _), .tooManyPixels(let path, _, _, _),
+             .outOfMemory(let path, _), .cameraRaw(let path, _):
+            path
+        }
+    }
+
+    public var remedy: ErrorRemedy? {
+        switch self {
+        case .badProfile: .ignoreProfile
+        case .tooManyPixels, .outOfMemory: .raisePixelLimit
+        case .cameraRaw: .developRaw
+        default: nil
+        }
+    }
 
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
             "cannot open \(path): \(reason)"
         case .notAnImage(let path):
-            "\(path) is not a PNG or JPEG image"
+            "\(path) is not an image colorcube reads (\(ImageCodecs.readableNames))"
         case .corrupt(let path, let reason):
             "\(path) is damaged or truncated: \(reason)"
+        case .unsupported(let path, let reason):
+            "\(path): \(reason)"
         case .cannotWrite(let path, let reason):
             "cannot write \(path): \(reason)"
         case .badProfile(let path, let reason):
-            "\(path) has an unusable ICC profile (\(reason)); use --ignore-profile to keep its code values"
+            "\(path) has an unusable ICC profile (\(reason))"
+        case .tooManyPixels(let path, let width, let height, let limit):
+            "\(path) declares \(width)x\(height) pixels, more than the limit of \(limit) pixels"
+        case .outOfMemory(let path, let bytes):
+            "\(path): cannot get \(bytes) bytes of memory for its pixels"
+        case .cameraRaw(let path, let kind):
+            "\(path) is a camera raw file (\(kind)): its pixels are sensor data, not colours; develop it "
+                + "into a TIFF, PNG or JPEG first (darktable, RawTherapee, Lightroom)"
         }
     }
 }

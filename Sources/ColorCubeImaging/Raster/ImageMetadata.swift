@@ -1,5 +1,27 @@
 /// Metadata carried from an input image to its output where the format allows.
+///
+/// Two kinds live here. Format-neutral fields (`exif`, `resolution`) travel to an output of any
+/// format that can hold them. Format-specific fields (PNG chunks, JPEG markers, TIFF compression,
+/// WebP losslessness) describe one format's file and travel only to an output of that same format:
+/// `keepingOnlyNeutralFields()` drops them when the format changes.
 public struct ImageMetadata: Sendable, Equatable {
+    // MARK: Format-neutral
+
+    /// The EXIF block as a TIFF structure (byte order mark first, no "Exif\0\0" prefix), from
+    /// whatever container the input kept it in. A writer stores it unless its format-specific
+    /// fields already hold the same block (a JPEG's APP1 marker, a PNG's eXIf chunk).
+    public var exif: [UInt8]?
+    /// XMP packet (UTF-8 XML), where the input had one outside its format-specific fields.
+    public var xmp: [UInt8]?
+    /// Pixel density, where the input declared one.
+    public var resolution: ImageResolution?
+    /// True when the input was lossily compressed (JPEG, lossy WebP, HEIC, AVIF): its pixels carry
+    /// compression noise. Not written anywhere; callers warn with it.
+    public var isLossy = false
+    /// How many images the file held; only the first is read (multi-page TIFF). 1 for most files.
+    public var imageCount = 1
+
+    // MARK: Format-specific
     /// PNG ancillary chunks that are safe to copy (tEXt, zTXt, iTXt, eXIf, pHYs and unknown
     /// safe-to-copy chunks), in file order.
     public var pngChunks: [PNGChunk] = []
@@ -14,10 +36,29 @@ public struct ImageMetadata: Sendable, Equatable {
     /// relative to chroma (2x2 for 4:2:0, 2x1 for 4:2:2, 1x1 for 4:4:4).
     public var jpegSubsampling: (horizontal: Int, vertical: Int)?
 
+    /// TIFF compression scheme of the input (libtiff's COMPRESSION_* value), which a TIFF output keeps.
+    public var tiffCompression: Int?
+    /// True when the input was a lossless WebP, which a WebP output then is too.
+    public var webpLossless: Bool?
+
     public init() {}
 
+    /// The metadata without its format-specific fields, for an output in another format.
+    public func keepingOnlyNeutralFields() -> ImageMetadata {
+        var neutral = ImageMetadata()
+        neutral.exif = exif
+        neutral.xmp = xmp
+        neutral.resolution = resolution
+        neutral.isLossy = isLossy
+        neutral.imageCount = imageCount
+        return neutral
+    }
+
     public static func == (lhs: ImageMetadata, rhs: ImageMetadata) -> Bool {
-        lhs.pngChunks == rhs.pngChunks && lhs.pngGamma == rhs.pngGamma
+        lhs.exif == rhs.exif && lhs.xmp == rhs.xmp && lhs.resolution == rhs.resolution
+            && lhs.isLossy == rhs.isLossy && lhs.imageCount == rhs.imageCount
+            && lhs.tiffCompression == rhs.tiffCompression && lhs.webpLossless == rhs.webpLossless
+            && lhs.pngChunks == rhs.pngChunks && lhs.pngGamma == rhs.pngGamma
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers
             && lhs.jpegSubsampling?.horizontal == rhs.jpegSubsampling?.horizontal
             && lhs.jpegSubsampling?.vertical == rhs.jpegSubsampling?.vertical
@@ -45,5 +86,25 @@ public struct JPEGMarker: Sendable, Equatable {
     public init(code: UInt8, data: [UInt8]) {
         self.code = code
         self.data = data
+    }
+}
+
+/// Pixels per unit along each axis.
+public struct ImageResolution: Sendable, Equatable {
+    public enum Unit: Sendable, Equatable {
+        case inch
+        case centimetre
+        /// Only the aspect ratio of pixels is known.
+        case none
+    }
+
+    public var horizontal: Double
+    public var vertical: Double
+    public var unit: Unit
+
+    public init(horizontal: Double, vertical: Double, unit: Unit) {
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.unit = unit
     }
 }

@@ -41,7 +41,7 @@ extension ColorCubeCommand {
         @Flag(help: "Apply the look to the code values as stored, keeping an embedded ICC profile, instead of converting to sRGB.")
         var ignoreProfile = false
 
-        @Option(help: "JPEG quality, 1 to 100 (default: 92).")
+        @Option(help: "Quality of JPEG, lossy WebP, HEIC and AVIF outputs, 1 to 100 (default: 92).")
         var quality: Int?
 
         @Flag(help: "Print the time spent decoding, converting colours, applying the LUT and encoding.")
@@ -102,7 +102,9 @@ extension ColorCubeCommand {
             }
             progress.clear()
             if !plan.singleFile {
-                Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed")
+                let passedOver = plan.passedOverSummary
+                Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed"
+                    + (passedOver.isEmpty ? "" : "; passed over " + passedOver.joined(separator: " and ")))
             }
             if benchmark {
                 let t = summary.times

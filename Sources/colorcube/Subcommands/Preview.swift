@@ -34,7 +34,8 @@ extension ColorCubeCommand {
             guard !looks.isEmpty else { throw ValidationError("give at least one LOOK") }
             guard (16...4096).contains(width) else { throw ValidationError("--width must be between 16 and 4096, got \(width)") }
             guard (1...64).contains(columns) else { throw ValidationError("--columns must be between 1 and 64, got \(columns)") }
-            guard ImageFormat(pathExtension: FilePath.pathExtension(output)) != nil else {
+            guard let format = ImageFormat(pathExtension: FilePath.pathExtension(output)),
+                  format == .png || format == .jpeg else {
                 throw ValidationError("give -o a .png or .jpg name for the contact sheet, not \(output)")
             }
         }
@@ -50,12 +51,10 @@ extension ColorCubeCommand {
                 let photo = try ImageApplier.read(image).image
                 let sheet = try ContactSheet(options: .init(thumbnailWidth: width, columns: columns))
                     .render(photo: photo, looks: sheetLooks, path: image)
+                let format = ImageFormat(pathExtension: FilePath.pathExtension(output)) ?? .png
                 try AtomicFile.write(to: output) { temporary in
-                    if ImageFormat(pathExtension: FilePath.pathExtension(output)) == .jpeg {
-                        try JPEGFile.write(sheet, to: temporary, displayPath: output, quality: 90, subsampling: (1, 1))
-                    } else {
-                        try PNGFile.write(sheet, to: temporary, displayPath: output)
-                    }
+                    try ImageCodecs.write(sheet, as: format, to: temporary,
+                                          options: ImageWriteOptions(displayPath: output, quality: 90))
                 }
             }
         }
