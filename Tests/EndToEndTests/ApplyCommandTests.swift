@@ -84,10 +84,67 @@ import Testing
         let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out"), "--jobs", "2"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(scratch.file("in/a/broken.jpg")) is damaged or truncated"))
-        #expect(result.stderr.hasSuffix("colorcube: 5 done, 0 skipped, 1 failed\n"))
+        #expect(result.stderr.hasSuffix("colorcube: 5 done, 0 skipped, 1 failed; passed over 1 file that is not an image\n"))
         #expect(scratch.listing("out") == ["a", "a/b", "a/b/photo.jpg", "a/b/three.png", "a/renamed.dat", "a/two.png", "one.png"])
         #expect(try snapshot(scratch.file("in")) == before, "inputs are byte-identical afterwards")
         #expect(ImageFormat(sniffing: scratch.file("out/a/b/photo.jpg")) == .jpeg)
+    }
+
+    @Test func cameraRawFilesAreSkippedInFoldersAndRefusedByName() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("in/one.png"))
+        // A DNG by its DNGVersion tag: little-endian TIFF, one directory, one entry.
+        let dng: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0xC6, 3, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+        try Data(dng).write(to: URL(fileURLWithPath: scratch.file("in/IMG_0002.dng")))
+        let folder = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out")])
+        #expect(folder.status == 0)
+        #expect(folder.stderr == "colorcube: 1 done, 0 skipped, 0 failed; passed over 1 camera raw file\n")
+        #expect(scratch.listing("out") == ["one.png"])
+
+        let named = try CommandRunner.run(["apply", look, scratch.file("in/IMG_0002.dng"), "-o", scratch.file("raw.png")])
+        #expect(named.status == 1)
+        #expect(named.stderr.hasPrefix("colorcube: error: \(scratch.file("in/IMG_0002.dng")) is a camera raw file (DNG)"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("raw.png")))
+    }
+
+    @Test func aFolderWithNoImageSaysSoAndFails() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Data("shopping list".utf8).write(to: URL(fileURLWithPath: scratch.file("in/notes.txt")))
+        let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("found no image to grade in \(scratch.file("in")); passed over 1 file that is not an image"))
+    }
+
+    @Test func aHostileHeaderIsOneMessageNotACrash() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        // IHDR of 100000x100000 RGB, an empty zlib stream and IEND, with correct CRCs: 69 bytes
+        // that declare 30 GB.
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in body {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+            }
+            crc = ~crc
+            let length = UInt32(data.count)
+            return [UInt8(length >> 24), UInt8(length >> 16 & 0xFF), UInt8(length >> 8 & 0xFF), UInt8(length & 0xFF)]
+                + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        }
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            + chunk("IHDR", [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0, 8, 2, 0, 0, 0])
+            + chunk("IDAT", [0x78, 0x9C, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01]) + chunk("IEND", [])
+        try Data(png).write(to: URL(fileURLWithPath: scratch.file("huge.png")))
+        let result = try CommandRunner.run(["apply", look, scratch.file("huge.png"), "-o", scratch.file("out.png")])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("colorcube: error: \(scratch.file("huge.png")) declares 100000x100000 pixels, more than the limit"))
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("out.png")))
     }
 
     @Test func skipExistingLeavesOutputsUntouched() throws {
@@ -250,7 +307,7 @@ import Testing
         try Self.writePhoto(scratch.file("photo.png"))
         let result = try CommandRunner.run(["apply", look, scratch.file("photo.png"), "-o", scratch.file("photo.gif")])
         #expect(result.status == 1)
-        #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("photo.gif")): colorcube writes PNG and JPEG images; name the output .png or .jpg, or give a folder\n")
+        #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("photo.gif")): colorcube writes \(ImageCodecs.writableExtensions) images; name the output with one of those extensions, or give a folder\n")
         #expect(!scratch.exists("photo.gif"))
     }
 

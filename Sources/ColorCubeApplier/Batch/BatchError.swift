@@ -40,8 +40,8 @@ public enum BatchError: ColorCubeError, Equatable {
         case .outputNotAFolder(let path):
             "\(path) is a file, but these inputs need an output folder; give a folder name"
         case .unsupportedOutputFormat(let path):
-            "cannot write \(path): colorcube writes images named \(ImageCodecs.writableExtensions), "
-                + "or into a folder"
+            "cannot write \(path): colorcube writes \(ImageCodecs.writableExtensions) images; name the output "
+                + "with one of those extensions, or give a folder"
         case .outputInsideInput(let output, let input):
             "the output folder \(output) is inside the input folder \(input), so a later run would take outputs "
                 + "for inputs; choose an output folder outside it"
