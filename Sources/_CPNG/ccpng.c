@@ -203,7 +203,16 @@ int ccpng_reader_open(const char *path, ccpng_reader **out, ccpng_info *info, ch
         }
     }
     take_chunks(reader, reader->info, info);
+    return CCPNG_OK;
+}
 
+int ccpng_reader_prepare(ccpng_reader *reader, ccpng_info *info, char *message) {
+    reader->message = message;
+    if (setjmp(reader->jump)) {
+        return CCPNG_ERROR;
+    }
+    int color_type = info->source_color_type;
+    int depth = info->source_bit_depth;
     // Expand everything to 8 or 16-bit RGB(A) without touching the values' meaning.
     png_set_expand(reader->png);
     if (color_type == PNG_COLOR_TYPE_GRAY || color_type == PNG_COLOR_TYPE_GRAY_ALPHA) {

@@ -48,6 +48,13 @@ public final class FileProbe {
         return read > 0 ? Array(buffer[0..<read]) : []
     }
 
+    /// The length of the file at `path`, or nil when it cannot be told.
+    public static func size(path: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return Int(status.st_size)
+    }
+
     /// True when `head` starts with `bytes` at `offset`.
     public func headHas(_ bytes: [UInt8], at offset: Int = 0) -> Bool {
         head.count >= offset + bytes.count && head[offset..<(offset + bytes.count)].elementsEqual(bytes)

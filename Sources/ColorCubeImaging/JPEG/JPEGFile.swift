@@ -30,11 +30,14 @@ public enum JPEGFile {
         }
         let width = Int(info.width), height = Int(info.height)
         try options.check(width: width, height: height, path: path)
-        var samples: [UInt8] = try SampleBuffer.make(count: width * height * 3, path: path)
-        let status = samples.withUnsafeMutableBufferPointer { buffer in
-            message.withPointer { ccjpeg_reader_read_rows(reader, buffer.baseAddress, info.height, $0) }
+        let bands = RowBands(width: width, height: height, channels: 3, interlaced: false,
+                             fileBytes: FileProbe.size(path: path))
+        let samples: [UInt8] = try bands.read(path: path) { base, rows in
+            let status = message.withPointer {
+                ccjpeg_reader_read_rows(reader, base?.assumingMemoryBound(to: UInt8.self), UInt32(rows), $0)
+            }
+            return status == CCJPEG_OK ? nil : message.text
         }
-        guard status == CCJPEG_OK else { throw .corrupt(path: path, reason: message.text) }
         let finished = message.withPointer { ccjpeg_reader_finish(reader, $0) }
         guard finished == CCJPEG_OK else { throw .corrupt(path: path, reason: message.text) }
 

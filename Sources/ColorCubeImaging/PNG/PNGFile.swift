@@ -17,25 +17,20 @@ public enum PNGFile {
         guard opened == CCPNG_OK, let reader else {
             throw openError(path: path, message: message.text)
         }
-        let width = Int(info.width), height = Int(info.height), channels = Int(info.channels)
+        let width = Int(info.width), height = Int(info.height)
         try options.check(width: width, height: height, path: path)
-        let sampleCount = width * height * channels
-        let pixels: PixelStorage
-        var status: Int32
-        if info.bit_depth == 16 {
-            var samples: [UInt16] = try SampleBuffer.make(count: sampleCount, path: path)
-            status = samples.withUnsafeMutableBytes { bytes in
-                message.withPointer { ccpng_reader_read_rows(reader, bytes.baseAddress, info.height, $0) }
-            }
-            pixels = .sixteen(samples)
-        } else {
-            var samples: [UInt8] = try SampleBuffer.make(count: sampleCount, path: path)
-            status = samples.withUnsafeMutableBytes { bytes in
-                message.withPointer { ccpng_reader_read_rows(reader, bytes.baseAddress, info.height, $0) }
-            }
-            pixels = .eight(samples)
+        guard message.withPointer({ ccpng_reader_prepare(reader, &info, $0) }) == CCPNG_OK else {
+            throw .corrupt(path: path, reason: message.text)
         }
-        guard status == CCPNG_OK else { throw .corrupt(path: path, reason: message.text) }
+        let channels = Int(info.channels)
+        let bands = RowBands(width: width, height: height, channels: channels, interlaced: info.interlaced != 0,
+                             fileBytes: FileProbe.size(path: path))
+        func readRows(_ base: UnsafeMutableRawPointer?, _ rows: Int) -> String? {
+            let status = message.withPointer { ccpng_reader_read_rows(reader, base, UInt32(rows), $0) }
+            return status == CCPNG_OK ? nil : message.text
+        }
+        let pixels: PixelStorage = info.bit_depth == 16
+            ? .sixteen(try bands.read(path: path, readRows)) : .eight(try bands.read(path: path, readRows))
         // Chunks after the image data are optional extras: a damaged tail loses only those.
         _ = message.withPointer { ccpng_reader_finish(reader, &info, $0) }
         var found = metadata(of: info)

@@ -10,11 +10,17 @@ enum SampleBuffer {
     /// `count` zeroed samples.
     /// - Throws: `ImageError.outOfMemory` naming `path` when the memory cannot be had.
     static func make<Sample: FixedWidthInteger>(count: Int, path: String) throws(ImageError) -> [Sample] {
+        try checkAvailable(count: count, of: Sample.self, path: path)
+        return [Sample](repeating: 0, count: count)
+    }
+
+    /// Checks that `count` samples can be allocated, by asking the C allocator, which answers nil
+    /// where Swift's allocator would trap.
+    /// - Throws: `ImageError.outOfMemory` naming `path`.
+    static func checkAvailable<Sample>(count: Int, of _: Sample.Type, path: String) throws(ImageError) {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: MemoryLayout<Sample>.stride)
         guard !overflow else { throw .outOfMemory(path: path, bytes: Int.max) }
-        // Ask the C allocator first: it answers nil where Swift's allocator would trap.
         guard let probe = malloc(max(bytes, 1)) else { throw .outOfMemory(path: path, bytes: bytes) }
         free(probe)
-        return [Sample](repeating: 0, count: count)
     }
 }

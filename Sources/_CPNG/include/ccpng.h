@@ -46,8 +46,13 @@ typedef struct ccpng_info {
 
 typedef struct ccpng_reader ccpng_reader;
 
-/// Opens `path`, reads the header chunks and fills `info`.
+/// Opens `path`, reads the header chunks and fills `info` with what the file stores (size, source
+/// depth and colour type, colour chunks, metadata); allocates nothing in proportion to the size.
 int ccpng_reader_open(const char *path, ccpng_reader **reader, ccpng_info *info, char *message);
+
+/// Sets up expansion to 8 or 16-bit RGB(A) and fills `info->bit_depth` and `info->channels`. This
+/// is where libpng allocates its row buffers, so callers check the declared size first.
+int ccpng_reader_prepare(ccpng_reader *reader, ccpng_info *info, char *message);
 
 /// Reads the next `rows` rows into `buffer` (rows * width * channels samples).
 /// An interlaced image must be read in one call with rows == height.
