@@ -9,7 +9,7 @@ import Foundation
 public struct BatchRunner: Sendable {
     /// What happened to one job.
     public enum Outcome: Sendable {
-        case done(StageTimes)
+        case done(ImageApplier.FileReport)
         /// The output existed and `skipExisting` was set.
         case skipped
         case failed(any Error)
@@ -59,9 +59,9 @@ public struct BatchRunner: Sendable {
                     let outcome = process(job, parallel: splitImages)
                     lock.lock()
                     switch outcome {
-                    case .done(let times):
+                    case .done(let report):
                         summary.done += 1
-                        summary.times += times
+                        summary.times += report.times
                     case .skipped: summary.skipped += 1
                     case .failed: summary.failed += 1
                     }

@@ -71,12 +71,22 @@ public struct ImageApplier: Sendable {
         }
     }
 
+    /// What grading one file did, for reports.
+    public struct FileReport: Sendable {
+        /// How long each stage took.
+        public var times = StageTimes()
+        /// The input's format.
+        public var inputFormat: ImageFormat
+        /// How many images the input held; only the first was graded (multi-page TIFF).
+        public var imageCount: Int
+    }
+
     /// Reads `input`, applies the look and writes `output` atomically (temporary name, then rename).
     /// - Parameter outputFormat: the format to write; nil keeps the input's.
-    /// - Returns: how long each stage took.
+    /// - Returns: the stage times and what the input was.
     /// - Throws: `ImageError` naming the file at fault.
     @discardableResult
-    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true) throws -> StageTimes {
+    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true) throws -> FileReport {
         var times = StageTimes()
         var clock = ContinuousClock.now
         func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
@@ -84,15 +94,18 @@ public struct ImageApplier: Sendable {
             times[keyPath: stage] += now - clock
             clock = now
         }
-        let read = try ImageCodecs.read(path: input, options: options.reading)
-        var image = read.image
+        // Taken apart at once: a second reference to the pixels would make the in-place steps copy them.
+        var image: RasterImage
+        let inputFormat: ImageFormat
+        (image, inputFormat) = try ImageCodecs.read(path: input, options: options.reading)
+        let imageCount = image.metadata.imageCount
         lap(\.decode)
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
         applyLook(to: &image, parallel: parallel)
         lap(\.lut)
-        let format = outputFormat ?? read.format
-        if format != read.format {
+        let format = outputFormat ?? inputFormat
+        if format != inputFormat {
             image.metadata = image.metadata.keepingOnlyNeutralFields()
         }
         let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
@@ -100,7 +113,7 @@ public struct ImageApplier: Sendable {
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)
         }
         lap(\.encode)
-        return times
+        return FileReport(times: times, inputFormat: inputFormat, imageCount: imageCount)
     }
 
     /// Reads an image file of any format in `ImageCodecs`, recognised by its content rather than

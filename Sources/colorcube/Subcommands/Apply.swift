@@ -94,9 +94,15 @@ extension ColorCubeCommand {
                                      skipExisting: skipExisting)
             let progress = ProgressLine(total: plan.jobs.count)
             let summary = runner.run(plan) { job, outcome in
-                if case .failed(let error) = outcome {
+                switch outcome {
+                case .failed(let error):
                     progress.clear()
                     Diagnostics.error(Diagnostics.message(for: error, path: job.input))
+                case .done(let report) where report.imageCount > 1:
+                    progress.clear()
+                    Diagnostics.note("\(job.input): graded the first of its \(report.imageCount) images")
+                default:
+                    break
                 }
                 progress.advance()
             }
