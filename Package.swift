@@ -32,7 +32,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "_CAtomicWords"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "_CAtomicWords"]
         ),
         .executableTarget(
             name: "colorcube",

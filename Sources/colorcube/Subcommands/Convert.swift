@@ -86,7 +86,7 @@ extension ColorCubeCommand {
                     + "(pass --ignore-profile to keep the code values)")
             }
             if let roughness = contents.roughness, roughness.suggestsSpatialEdit {
-                Diagnostics.warning(Self.roughnessWarning(roughness, path: input))
+                Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: input))
             }
             let writerOptions = LUTWriter.Options(bitDepth: depth)
             let title = FilePath.stem(input)
@@ -118,17 +118,6 @@ extension ColorCubeCommand {
                 Diagnostics.note("\(path) holds a \(table.size)-cube; Core Image is reported to reject cubes above "
                     + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --resample 64 for Core Image")
             }
-        }
-
-        static func roughnessWarning(_ roughness: Roughness, path: String) -> String {
-            func figures(_ v: SIMD3<Double>) -> String {
-                [v.x, v.y, v.z].map { Diagnostics.decimal($0, places: 2) }.joined(separator: "/")
-            }
-            return "\(path) looks spatially edited (blurred, sharpened, resized or given noise?), which ruins a LUT: "
-                + "curvature along red/green/blue \(figures(roughness.curvature)) code values "
-                + "(colour adjustments stay below \(Diagnostics.decimal(roughness.curvatureLimit, places: 2))), "
-                + "zig-zag \(figures(roughness.zigzag)) (below \(Diagnostics.decimal(Roughness.zigzagLimit, places: 2))); "
-                + "edit a fresh reference with colour adjustments only"
         }
 
         /// The output format: --format, else the extension of -o, else raw.

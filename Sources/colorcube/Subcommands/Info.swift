@@ -120,7 +120,7 @@ extension ColorCubeCommand {
                 warnings.append("values outside 0...1: .png, .3dl and .icc output clamp them")
             }
             if analysis.roughness.suggestsSpatialEdit {
-                warnings.append(Convert.roughnessWarning(analysis.roughness, path: path))
+                warnings.append(Diagnostics.roughnessWarning(analysis.roughness, path: path))
             }
             if let profile = contents.convertedFromProfile {
                 warnings.append("colours converted from the embedded profile \"\(profile)\" to sRGB")
