@@ -26,7 +26,9 @@ struct EngineOptions: ParsableArguments {
         if let roughness = loaded.roughness, roughness.suggestsSpatialEdit {
             Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: look))
         }
-        return LUTEngine(cube: loaded.cube, interpolation: interpolation, strength: strength,
+        // The engine packs the table straight from the reader's view (a reference PNG's pixels):
+        // no Float32 copy of the whole look is made on the way.
+        return LUTEngine(table: loaded.table, interpolation: interpolation, strength: strength,
                          remembersColors: remembersColors)
     }
 }
