@@ -24,11 +24,11 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeGenerator",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging"]
+            dependencies: ["ColorCubeCore", "ColorCubeConverter"]
         ),
         .target(
             name: "ColorCubeConverter",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeApplier",

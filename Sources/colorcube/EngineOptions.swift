@@ -19,7 +19,7 @@ struct EngineOptions: ParsableArguments {
     /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
     func loadEngine(look: String, ignoreProfile: Bool, remembersColors: Bool = true) throws -> LUTEngine {
-        let loaded = try LUTReader.read(path: look, referenceOptions: .init(ignoreProfile: ignoreProfile))
+        let loaded = try LUTReader.read(path: look, options: .init(ignoreProfile: ignoreProfile))
         if let profile = loaded.convertedFromProfile {
             Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
         }

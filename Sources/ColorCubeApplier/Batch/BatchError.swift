@@ -1,5 +1,7 @@
+import ColorCubeCore
+
 /// Problems with a batch found before any image is written.
-public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum BatchError: ColorCubeError, Equatable {
     case noInputs
     case missingInput(path: String)
     /// Two inputs would be written to the same output path.
@@ -10,6 +12,15 @@ public enum BatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case outputNotAFolder(path: String)
     /// A single output file in a format colorcube does not write.
     case unsupportedOutputFormat(path: String)
+
+    /// The file or folder the problem is with: the missing input, the output.
+    public var path: String? {
+        switch self {
+        case .noInputs: nil
+        case .missingInput(let path), .outputNotAFolder(let path), .unsupportedOutputFormat(let path): path
+        case .outputCollision(_, _, let output), .outputInsideInput(let output, _): output
+        }
+    }
 
     public var description: String {
         switch self {
