@@ -24,15 +24,15 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeGenerator",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging"]
+            dependencies: ["ColorCubeCore", "ColorCubeConverter"]
         ),
         .target(
             name: "ColorCubeConverter",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "_CAtomicWords"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "_CAtomicWords"]
         ),
         .executableTarget(
             name: "colorcube",

@@ -1,17 +1,16 @@
 import ColorCubeCore
-import ColorCubeImaging
 
-/// Reads a look from any LUT file colorcube knows: a reference or Hald PNG (levels 2...16, 8 or 16
-/// bits), `.cube`, `.3dl`, raw Core Image data (`.bin`, `.raw`) or an ICC device link (`.icc`,
-/// `.icm`). The format comes from the caller, else the extension, else the first bytes.
+/// Reads a look from any LUT file colorcube knows (see `LUTFormats.all`). The format comes from
+/// the caller, else the extension, else the first bytes.
 public enum LUTReader {
     /// A look read from a file without a Float32 copy where the format allows it: a reference PNG
     /// stays a view on its decoded pixels (`ReferenceTable`), so a 256-cube costs the 50 MB image
-    /// rather than 268 MB of Float32 entries.
+    /// rather than 268 MB of Float32 entries. Hand `table` to `LUTEngine(table:)` as it is.
     public struct Contents: Sendable {
         /// The look over the input domain 0...1 (shapers and domains already baked in).
         public var table: any CubeTable & Sendable
-        public var format: LUTFormat
+        /// The format the file was read as.
+        public var format: any LUTFileFormat
         /// Set when a reference PNG's colours were converted from its embedded profile.
         public var convertedFromProfile: String?
         /// Set for reference PNGs: how rough the table is (see `Roughness`).
@@ -25,47 +24,35 @@ public enum LUTReader {
         /// line is not the plain ramp); the table already includes it.
         public var hasShaper = false
 
-        /// The table in Float32 storage (no copy when it already is a `ColorCube`).
+        public init(table: any CubeTable & Sendable, format: any LUTFileFormat, convertedFromProfile: String? = nil,
+                    roughness: Roughness? = nil, domainMin: SIMD3<Double> = SIMD3(repeating: 0),
+                    domainMax: SIMD3<Double> = SIMD3(repeating: 1), hasShaper: Bool = false) {
+            self.table = table
+            self.format = format
+            self.convertedFromProfile = convertedFromProfile
+            self.roughness = roughness
+            self.domainMin = domainMin
+            self.domainMax = domainMax
+            self.hasShaper = hasShaper
+        }
+
+        /// The table in Float32 storage (no copy when it already is a `ColorCube`). The engine
+        /// does not need this: it packs `table` itself.
         public var cube: ColorCube { ColorCube(table) }
     }
 
     /// Reads `path`, keeping a reference PNG as a view on its pixels (see `Contents`).
-    /// - Throws: `LUTFileError.unknownFormat` when neither `format`, the extension nor the content
-    ///   tells the format; otherwise the format reader's errors, each naming the file.
-    public static func read(path: String, format: LUTFormat? = nil,
-                            referenceOptions: ReferenceDecoder.Options = .init()) throws -> Contents {
+    /// - Throws: `FileError.cannotOpen` for a folder or a file that cannot be read,
+    ///   `LUTFileError.unknownFormat` when neither `format`, the extension nor the content tells
+    ///   the format; otherwise the format reader's errors, each naming the file.
+    public static func read(path: String, format: (any LUTFileFormat)? = nil,
+                            options: LUTReadOptions = LUTReadOptions()) throws -> Contents {
         if Folders.exists(path) {
-            throw LUTFileError.unreadable(path: path, reason: "it is a folder, not a LUT file")
+            throw FileError.cannotOpen(path: path, reason: "it is a folder, not a LUT file")
         }
-        guard let format = format ?? LUTFormat(path: path) ?? sniff(path) else {
-            throw LUTFileError.unknownFormat(path: path)
+        guard let format = format ?? LUTFormats.forPath(path) ?? LUTFormats.sniff(path: path) else {
+            throw LUTFileError.unknownFormat(path: path, readable: LUTFormats.extensionGroups)
         }
-        switch format {
-        case .hald:
-            let result = try ReferenceDecoder.decode(path: path, options: referenceOptions)
-            return Contents(table: result.table, format: format,
-                            convertedFromProfile: result.convertedFromProfile, roughness: result.roughness)
-        case .cube:
-            let contents = try CubeTextFormat.readContents(path: path)
-            return Contents(table: contents.baked(), format: format, domainMin: contents.domainMin,
-                            domainMax: contents.domainMax, hasShaper: contents.shaper != nil && !contents.isOneDimensional)
-        case .threeDL:
-            let contents = try ThreeDLFormat.readContents(path: path)
-            return Contents(table: contents.baked(), format: format, hasShaper: contents.needsBaking)
-        case .raw:
-            return Contents(table: try RawCubeFormat.read(path: path), format: format)
-        case .icc:
-            return Contents(table: try DeviceLinkFormat.read(path: path), format: format)
-        }
-    }
-
-    /// The format told by content: PNG signature, an ICC header, or text with LUT_3D_SIZE.
-    static func sniff(_ path: String) -> LUTFormat? {
-        guard let head = BinaryFile.readPrefix(path: path, count: 4096) else { return nil }
-        if ImageFormat(signature: head) == .png { return .hald }
-        if head.count >= 40, head[36..<40].elementsEqual(Array("acsp".utf8)) { return .icc }
-        let text = String(decoding: head, as: UTF8.self)
-        if text.contains("LUT_3D_SIZE") || text.contains("LUT_1D_SIZE") { return .cube }
-        return nil
+        return try format.read(path: path, options: options)
     }
 }

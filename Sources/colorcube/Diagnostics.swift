@@ -1,4 +1,5 @@
 import ArgumentParser
+import ColorCubeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,14 +51,50 @@ extension Diagnostics {
         } catch let error as ValidationError {
             throw error
         } catch {
-            Diagnostics.error(String(describing: error))
+            Diagnostics.error(message(for: error))
             throw ExitCode.failure
         }
     }
 
-    /// The message for a failure with one file; errors that do not name a file get its path.
-    static func message(for error: any Error, path: String) -> String {
+    /// The library's description of `error`, followed by what to type next when the error has a
+    /// remedy (see `advice(for:)`).
+    static func message(for error: any Error) -> String {
         let text = String(describing: error)
+        guard let error = error as? any ColorCubeError, let remedy = error.remedy else { return text }
+        return text + advice(for: remedy)
+    }
+
+    /// The message for a failure with the file `path`: a library error that names no file of its
+    /// own gets `path` in front. Errors outside `ColorCubeError` (none in the library, once every
+    /// module conforms) fall back to looking for the path in their text.
+    static func message(for error: any Error, path: String) -> String {
+        let text = message(for: error)
+        if let error = error as? any ColorCubeError {
+            return error.path == nil ? "\(path): \(text)" : text
+        }
         return text.contains(path) ? text : "\(path): \(text)"
+    }
+
+    /// The command-line advice for a remedy, as it continues the library's sentence: the only
+    /// place library errors meet colorcube's flags.
+    static func advice(for remedy: ErrorRemedy) -> String {
+        switch remedy {
+        case .ignoreProfile:
+            "; use --ignore-profile to keep its code values"
+        case .resample(let largestSize?):
+            "; pass --resample \(largestSize) or smaller (65 or 33 are usual)"
+        case .resample(nil):
+            "; pass --resample, e.g. --resample 64"
+        case .chooseSize(let foundSize):
+            " Drop --size or pass --size \(foundSize)."
+        case .premultiplyAlpha:
+            ", or pass --alpha premultiply to keep the transparency premultiplied"
+        case .rawFrames:
+            "; to process raw video frames, pass --raw WxH --pixel-format FMT"
+        case .checkFrameFormat:
+            "; check --raw and --pixel-format against the producer's"
+        case .raisePixelLimit:
+            "; raise the pixel limit if the image is genuine"
+        }
     }
 }

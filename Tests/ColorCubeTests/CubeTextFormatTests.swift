@@ -1,3 +1,4 @@
+import ColorCubeConverter
 import ColorCubeCore
 import Testing
 
@@ -78,7 +79,7 @@ import Darwin
         #expect(throws: FileError.self) {
             try CubeTextFormat.write(identity, title: "x", to: "/nonexistent-colorcube-folder/x.cube")
         }
-        #expect(throws: LUTFileError.self) {
+        #expect(throws: FileError.cannotOpen(path: "/nonexistent-colorcube-folder/x.cube", reason: "No such file or directory")) {
             try CubeTextFormat.read(path: "/nonexistent-colorcube-folder/x.cube")
         }
     }

@@ -66,7 +66,9 @@ import Testing
     }
 
     @Test func cubesAbove255PointsAreRefused() throws {
-        #expect(throws: ConversionError.self) {
+        #expect(throws: ConversionError.unsupportedSize(path: "big.icc", size: 256, format: "an ICC device link",
+                                                        sizes: "2...255: an ICC colour table holds at most 255 points per axis",
+                                                        largestSize: 255)) {
             try DeviceLinkFormat.encode(try ColorCube.identity(size: 256), title: "", path: "big.icc")
         }
     }
@@ -79,7 +81,7 @@ import Testing
     }
 
     @Test func garbageIsUnreadable() throws {
-        #expect(throws: LUTFileError.unreadable(path: "junk.icc", reason: "not an ICC profile Little CMS can read")) {
+        #expect(throws: LUTFileError.undecodable(path: "junk.icc", reason: "not an ICC profile Little CMS can read")) {
             try DeviceLinkFormat.decode([UInt8](repeating: 7, count: 200), path: "junk.icc")
         }
     }

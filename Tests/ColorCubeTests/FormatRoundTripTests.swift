@@ -23,54 +23,62 @@ import Testing
         return largest
     }
 
-    static let cases: [(LUTFormat, Int?, Float)] = [
-        (.raw, nil, 0),
-        (.cube, nil, 5e-7 + 1e-7),  // six decimals, plus Float rounding of the parsed value
-        (.threeDL, 10, 0.5 / 1023 + 1e-6),
-        (.threeDL, 12, 0.5 / 4095 + 1e-6),
-        (.threeDL, 16, 0.5 / 65535 + 1e-6),
-        (.hald, 8, 0.5 / 255 + 1e-6),
-        (.hald, 16, 0.5 / 65535 + 1e-6),
+    /// Format name, bit depth, tolerance.
+    static let cases: [(String, Int?, Float)] = [
+        ("raw", nil, 0),
+        ("cube", nil, 5e-7 + 1e-7),  // six decimals, plus Float rounding of the parsed value
+        ("3dl", 10, 0.5 / 1023 + 1e-6),
+        ("3dl", 12, 0.5 / 4095 + 1e-6),
+        ("3dl", 16, 0.5 / 65535 + 1e-6),
+        ("png", 8, 0.5 / 255 + 1e-6),
+        ("png", 16, 0.5 / 65535 + 1e-6),
         // Rounding to 16 bits plus Little CMS's 16-bit interpolation at nodes that do not fall on
         // whole 16-bit inputs.
-        (.icc, nil, 3 / 65535),
+        ("icc", nil, 3 / 65535),
     ]
 
+    @Test func everyFormatOfTheTableIsTested() {
+        #expect(Set(LUTFormats.names) == Set(Self.cases.map(\.0)))
+        #expect(LUTFormats.names.count == LUTFormats.all.count)
+    }
+
     @Test(arguments: cases)
-    func roundTrip(format: LUTFormat, depth: Int?, tolerance: Float) throws {
+    func roundTrip(name: String, depth: Int?, tolerance: Float) throws {
+        let format = try #require(LUTFormats.named(name))
         let folder = try TemporaryDirectory()
         let cube = try Self.look(size: 16)
-        let path = folder.file("look.\(format.defaultExtension)")
+        let path = folder.file("look.\(format.extensions[0])")
         try LUTWriter.write(cube, format: format, to: path, title: "look", options: .init(bitDepth: depth))
         let read = try LUTReader.read(path: path)
-        #expect(read.format == format)
+        #expect(read.format.isSame(as: format))
         #expect(read.cube.size == 16)
         let error = Self.largestDifference(cube, read.cube)
-        #expect(error <= tolerance, "\(format.rawValue) \(depth ?? 0)-bit: expected <= \(tolerance), observed \(error)")
+        #expect(error <= tolerance, "\(format.name) \(depth ?? 0)-bit: expected <= \(tolerance), observed \(error)")
     }
 
     @Test func formatsAreToldByContentWithoutAnExtension() throws {
         let folder = try TemporaryDirectory()
         let cube = try Self.look(size: 4)
-        for format in [LUTFormat.cube, .hald, .icc] {
-            let named = folder.file("look.\(format.defaultExtension)")
+        let sniffed: [any LUTFileFormat] = [CubeTextFormat(), HaldFormat(), DeviceLinkFormat()]
+        for format in sniffed {
+            let named = folder.file("look.\(format.extensions[0])")
             try LUTWriter.write(cube, format: format, to: named, title: "look")
-            let bare = folder.file("look-\(format.rawValue)")
+            let bare = folder.file("look-\(format.name)")
             try BinaryFile.readAll(path: named).withUnsafeBytes { bytes in
                 let file = try OutputFile(path: bare)
                 try file.write(bytes)
                 try file.close()
             }
-            #expect(try LUTReader.read(path: bare).format == format)
+            #expect(try LUTReader.read(path: bare).format.isSame(as: format))
         }
     }
 
     @Test func haldLevel12ReadsBackAndResamplesTo64() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("hald-12.png")
-        try ReferenceGenerator.writeHald(IdentityTable(size: 144), to: path)
+        try HaldFormat.write(IdentityTable(size: 144), to: path)
         let contents = try LUTReader.read(path: path)
-        #expect(contents.format == .hald)
+        #expect(contents.format is HaldFormat)
         #expect(contents.table.size == 144)
         // Every value is the 8-bit code writeHald rounded to, exactly.
         for index in stride(from: 0, to: 144 * 144 * 144, by: 997) {
@@ -109,7 +117,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("look.png")
         #expect(throws: ConversionError.self) {
-            try LUTWriter.write(try ColorCube.identity(size: 33), format: .hald, to: path, title: "")
+            try LUTWriter.write(try ColorCube.identity(size: 33), format: HaldFormat(), to: path, title: "")
         }
         #expect(!BinaryFile.exists(path))
     }
@@ -118,10 +126,10 @@ import Testing
         let folder = try TemporaryDirectory()
         let cube = try ColorCube.identity(size: 4)
         #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.3dl"), reason: "a .3dl holds 10, 12 or 16 bits per value, not 8")) {
-            try LUTWriter.write(cube, format: .threeDL, to: folder.file("a.3dl"), title: "", options: .init(bitDepth: 8))
+            try LUTWriter.write(cube, format: ThreeDLFormat(), to: folder.file("a.3dl"), title: "", options: .init(bitDepth: 8))
         }
         #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.png"), reason: "a Hald PNG holds 8 or 16 bits per value, not 12")) {
-            try LUTWriter.write(cube, format: .hald, to: folder.file("a.png"), title: "", options: .init(bitDepth: 12))
+            try LUTWriter.write(cube, format: HaldFormat(), to: folder.file("a.png"), title: "", options: .init(bitDepth: 12))
         }
     }
 
@@ -131,7 +139,11 @@ import Testing
         let file = try OutputFile(path: path)
         try file.write("just some notes\n")
         try file.close()
-        #expect(throws: LUTFileError.unknownFormat(path: path)) { try LUTReader.read(path: path) }
+        #expect(throws: LUTFileError.unknownFormat(path: path, readable: [".bin/.raw", ".cube", ".3dl", ".png", ".icc/.icm"])) {
+            try LUTReader.read(path: path)
+        }
+        #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.extensionGroups).description
+            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube, .3dl, .png and .icc/.icm files")
     }
 
     @Test func cubeDomainIsReported() throws {

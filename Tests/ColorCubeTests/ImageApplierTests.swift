@@ -73,12 +73,12 @@ import Testing
     @Test func pngCubeAndRawLooksGiveTheSameOutput() throws {
         let folder = try TemporaryDirectory()
         let reference = folder.file("look.png")
-        try ReferenceGenerator.writeHald(try ColorCube(size: 16) { x in
+        try HaldFormat.write(try ColorCube(size: 16) { x in
             SIMD3(x.x * x.x, (x.y + x.z) / 2, 1 - x.x * 0.5)
         }, to: reference)
         let asPNG = try LUTReader.read(path: reference).cube
-        try LUTWriter.write(asPNG, format: .cube, to: folder.file("look.cube"), title: "look")
-        try LUTWriter.write(asPNG, format: .raw, to: folder.file("look.bin"), title: "look")
+        try LUTWriter.write(asPNG, format: CubeTextFormat(), to: folder.file("look.cube"), title: "look")
+        try LUTWriter.write(asPNG, format: RawCubeFormat(), to: folder.file("look.bin"), title: "look")
         var outputs: [[Int]] = []
         for name in ["look.png", "look.cube", "look.bin"] {
             var image = Self.photo()

@@ -41,10 +41,11 @@ import Testing
         let hot = try ColorCube(size: 4) { $0 * 1.2 - 0.1 }
         let analysis = LUTAnalysis(measuring: hot)
         #expect(analysis.hasValuesOutsideUnitRange)
-        #expect(analysis.coreImageProblems == ["values outside 0...1"])
+        #expect(analysis.coreImageProblems == [.valuesOutsideUnitRange])
         #expect(abs(analysis.outputMin.x - -0.1) < 1e-6 && abs(analysis.outputMax.z - 1.1) < 1e-6)
         let large = LUTAnalysis(measuring: try IdentityTable(size: 65))
-        #expect(large.coreImageProblems == ["size 65 is above 64 (resample with convert --resample 64)"])
+        #expect(large.coreImageProblems == [.tooLarge(size: 65)])
+        #expect(large.coreImageProblems.map(\.description) == ["size 65 is above 64"])
     }
 
     @Test func nonFiniteEntriesAreCounted() throws {

@@ -250,6 +250,27 @@ private func makeAllColours() -> [UInt8] {
         #expect(sameBytes(output, input))
     }
 
+    /// The engine packs any `CubeTable` without a `ColorCube` on the way; a view (the identity
+    /// computed on demand) gives the same bytes as the same table stored as Float32.
+    @Test func engineOverAViewMatchesEngineOverItsCopy() throws {
+        let view = try IdentityTable(size: 33)
+        let stored = ColorCube(view)
+        var generator = TestRandom(seed: 33)
+        let input = (0..<(3 * 65536)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        for interpolation in Interpolation.allCases {
+            var fromView = [UInt8](repeating: 0, count: input.count)
+            var fromCopy = [UInt8](repeating: 0, count: input.count)
+            LUTEngine(table: view, interpolation: interpolation, remembersColors: false)
+                .apply(input, to: &fromView, pixelCount: 65536, layout: .rgb)
+            LUTEngine(cube: stored, interpolation: interpolation, remembersColors: false)
+                .apply(input, to: &fromCopy, pixelCount: 65536, layout: .rgb)
+            #expect(sameBytes(fromView, fromCopy), "\(interpolation)")
+            if interpolation != .nearest {
+                #expect(sameBytes(fromView, input), "\(interpolation)")
+            }
+        }
+    }
+
     @Test func nearestSnapsToTheNearestNode() throws {
         let engine = LUTEngine(cube: try ColorCube.identity(size: 4), interpolation: .nearest)
         var pixels: [UInt8] = (0..<256).flatMap { (code: Int) -> [UInt8] in [UInt8(code), UInt8(255 - code), UInt8(code / 2)] }

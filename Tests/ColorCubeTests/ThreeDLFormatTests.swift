@@ -1,3 +1,4 @@
+import ColorCubeConverter
 import ColorCubeCore
 import Testing
 
@@ -95,7 +96,7 @@ import Darwin
         #expect(throws: FileError.self) {
             try ThreeDLFormat.write(identity, to: "/nonexistent-colorcube-folder/x.3dl")
         }
-        #expect(throws: LUTFileError.self) {
+        #expect(throws: FileError.cannotOpen(path: "/nonexistent-colorcube-folder/x.3dl", reason: "No such file or directory")) {
             try ThreeDLFormat.read(path: "/nonexistent-colorcube-folder/x.3dl")
         }
     }

@@ -105,15 +105,21 @@ enum ImageDifference {
         let result = try CommandRunner.run(["convert", scratch.file("blue.cube"), "-o", scratch.file("blue-again.png")])
         #expect(result.status == 1)
         #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("blue-again.png")): a 33-cube cannot be stored as a Hald "
-            + "image (sizes 4, 9, 16, ..., 256: a square of 2...16); pass --resample, e.g. --resample 64\n")
+            + "PNG (sizes 4, 9, 16, ..., 256: a square of 2...16); pass --resample, e.g. --resample 64\n")
         #expect(!scratch.exists("blue-again.png"))
+        let link = try CommandRunner.run(["convert", scratch.file("blue.png"), "--resample", "256", "-o", scratch.file("blue.icc")])
+        #expect(link.status == 1)
+        #expect(link.stderr == "colorcube: error: cannot write \(scratch.file("blue.icc")): a 256-cube cannot be stored as an ICC "
+            + "device link (sizes 2...255: an ICC colour table holds at most 255 points per axis); "
+            + "pass --resample 255 or smaller (65 or 33 are usual)\n")
+        #expect(!scratch.exists("blue.icc"))
     }
 
     @Test func optionsAreCheckedBeforeAnythingIsRead() throws {
         let scratch = try Scratch()
         var result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.cube"), "--depth", "16"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--depth applies to png and 3dl output, not cube"))
+        #expect(result.stderr.contains("--depth applies to 3dl and png output, not cube"))
         result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.3dl"), "--depth", "8"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("invalid --depth 8 for 3dl output; use 10, 12 or 16"))

@@ -48,7 +48,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdoutText.contains("  domain:     red 0...1, green 0...2, blue 0...4\n"))
         #expect(result.stdoutText.contains("  Core Image: no: values outside 0...1\n"))
-        #expect(result.stdoutText.contains("  warning:    values outside 0...1: .png, .3dl and .icc output clamp them\n"))
+        #expect(result.stdoutText.contains("  warning:    values outside 0...1: .3dl, .png and .icc output clamp them\n"))
     }
 
     @Test func aFileThatCannotBeReadIsReportedAndTheRestStillDescribed() throws {
@@ -56,7 +56,7 @@ import Testing
         try CommandRunner.run(["generate", "--size", "4", "-o", scratch.file("small.png")])
         let result = try CommandRunner.run(["info", scratch.file("absent.cube"), scratch.file("small.png")])
         #expect(result.status == 1)
-        #expect(result.stderr == "colorcube: error: cannot read \(scratch.file("absent.cube")): No such file or directory\n")
+        #expect(result.stderr == "colorcube: error: cannot open \(scratch.file("absent.cube")): No such file or directory\n")
         #expect(result.stdoutText.hasPrefix("\(scratch.file("small.png"))\n  format:     Hald CLUT PNG, level 2, 8-bit\n"))
     }
 

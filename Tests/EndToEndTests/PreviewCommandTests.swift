@@ -37,7 +37,7 @@ import Testing
         let photo = try #require(Resources.photo("chelsea.png"))
         let result = try CommandRunner.run(["preview", scratch.file("absent.cube"), "--image", photo, "-o", scratch.file("sheet.png")])
         #expect(result.status == 1)
-        #expect(result.stderr == "colorcube: error: cannot read \(scratch.file("absent.cube")): No such file or directory\n")
+        #expect(result.stderr == "colorcube: error: cannot open \(scratch.file("absent.cube")): No such file or directory\n")
         #expect(scratch.listing().isEmpty)
     }
 

@@ -17,6 +17,7 @@ public enum BatchError: ColorCubeError, Equatable {
     /// A walk that found no image to process.
     case noImages(inputs: [String], passedOver: [String])
 
+    /// The file or folder the problem is with: the missing input, the output.
     public var path: String? {
         switch self {
         case .noInputs: nil

@@ -30,20 +30,28 @@ public final class LUTEngine: @unchecked Sendable {
     /// The kernel's 8-bit results per colour, filled as colours are met (nil: always interpolate).
     let memo: ColorMemo8?
 
-    /// Prepares `cube` for application.
+    /// Prepares `table` for application. The table is read once, in chunks, into the engine's
+    /// own lattice (16 bytes per node), which is the only copy the engine keeps: any `CubeTable`
+    /// (a `ColorCube`, a view on a decoded reference image, the identity) is taken as it is.
     /// - Parameters:
     ///   - interpolation: how to read between lattice nodes.
     ///   - strength: mix between input (0) and look (1), clamped to 0...1; NaN reads as 1.
     ///   - remembersColors: keep each 8-bit colour's result once computed, so later pixels of that
     ///     colour cost one table read (see `ColorMemo8`; identical results). On by default; off,
     ///     every pixel is interpolated.
-    public init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1,
+    public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
                 remembersColors: Bool = true) {
         self.memo = remembersColors ? ColorMemo8() : nil
-        self.size = cube.size
+        self.size = table.size
         self.interpolation = interpolation
         self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
-        self.kernel = LatticeKernel(cube: cube, interpolation: interpolation, strength: self.strength)
+        self.kernel = LatticeKernel(table: table, interpolation: interpolation, strength: self.strength)
+    }
+
+    /// Prepares `cube` for application; the same as `init(table:)`.
+    public convenience init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1,
+                            remembersColors: Bool = true) {
+        self.init(table: cube, interpolation: interpolation, strength: strength, remembersColors: remembersColors)
     }
 
     deinit {

@@ -38,8 +38,11 @@ struct LatticeKernel {
     /// neighbour; they never occur).
     let tetrahedra: UnsafeMutablePointer<SIMD2<Int32>>
 
-    init(cube: ColorCube, interpolation: Interpolation, strength: Float) {
-        let n = cube.size
+    /// Packs `table` into the kernel's own lattice, the one copy the kernel keeps: the table is
+    /// read in chunks through `CubeTable.copyEntries`, so a view on other storage (a decoded
+    /// reference image) is never first copied to a `ColorCube`.
+    init(table: some CubeTable, interpolation: Interpolation, strength: Float) {
+        let n = table.size
         size = n
         greenStride = n
         blueStride = n * n
@@ -48,8 +51,9 @@ struct LatticeKernel {
         self.strength = strength
 
         lattice = .allocate(capacity: n * n * n)
-        for index in 0..<(n * n * n) {
-            lattice[index] = cube.entry(at: index)
+        let chunk = 1 << 16
+        for start in stride(from: 0, to: n * n * n, by: chunk) {
+            table.copyEntries(start..<min(start + chunk, n * n * n), into: lattice + start)
         }
 
         // Node and fraction in exact integer arithmetic: code * (N-1) / 255 splits into a quotient

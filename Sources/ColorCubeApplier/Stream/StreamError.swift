@@ -5,13 +5,14 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ColorCubeCore
 
 /// Why a raw frame stream stopped. Every case that can happen after frames went out says how
 /// many complete frames were written first.
 ///
 /// A reader that closes the output early (EPIPE) is not an error: `RawStreamApplier.run` returns
 /// normally in that case.
-public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StreamError: ColorCubeError, Equatable {
     /// Width or height not positive, or a frame too large to address.
     case invalidFrameSize(width: Int, height: Int)
     /// The input ended inside a frame: the complete frames before it were written, the stray
@@ -24,6 +25,16 @@ public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reader or writer thread could not be started (`pthread_create` returned `errno`).
     case threadUnavailable(errno: Int32)
 
+    /// None: the stream's ends are the caller's descriptors, which it names itself.
+    public var path: String? { nil }
+
+    public var remedy: ErrorRemedy? {
+        switch self {
+        case .partialFrame: .checkFrameFormat
+        case .invalidFrameSize, .readFailed, .writeFailed, .threadUnavailable: nil
+        }
+    }
+
     /// A message for the user: what happened and what to check.
     public var description: String {
         switch self {
@@ -31,7 +42,7 @@ public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
             "invalid frame size \(width)x\(height): width and height must be positive and a frame must fit in memory"
         case .partialFrame(let stray, let written):
             "the input ended \(stray) bytes into a frame (\(stray) stray bytes after \(written) complete "
-                + "frames, which were written); check --raw and --pixel-format against the producer's"
+                + "frames, which were written)"
         case .readFailed(let code, let written):
             "cannot read the input: \(Self.message(code)) (after \(written) frames)"
         case .writeFailed(let code, let written):

@@ -49,10 +49,10 @@ public struct LUTAnalysis: Sendable {
 
     /// Why Core Image's `CIColorCube` would not take this cube as it is (empty when it would):
     /// it is reported to accept sizes 2...64, and looks should stay in 0...1.
-    public var coreImageProblems: [String] {
-        var problems: [String] = []
-        if size > 64 { problems.append("size \(size) is above 64 (resample with convert --resample 64)") }
-        if hasValuesOutsideUnitRange { problems.append("values outside 0...1") }
+    public var coreImageProblems: [CoreImageProblem] {
+        var problems: [CoreImageProblem] = []
+        if size > LUTWriter.coreImageMaximumSize { problems.append(.tooLarge(size: size)) }
+        if hasValuesOutsideUnitRange { problems.append(.valuesOutsideUnitRange) }
         return problems
     }
 

@@ -19,20 +19,22 @@ extension ColorCubeError {
     public var remedy: ErrorRemedy? { nil }
 }
 
-/// What a user can do about an error, independent of how a front end spells it.
-public enum ErrorRemedy: String, Sendable, Equatable {
+/// What a user can do about an error, independent of how a front end spells it. Cases carry what
+/// the advice needs (the size to ask for), never a flag.
+public enum ErrorRemedy: Sendable, Equatable {
     /// Keep the code values as stored instead of converting an embedded colour profile.
     case ignoreProfile
-    /// Resample the cube to another lattice size.
-    case resample
-    /// Choose another cube size.
-    case chooseSize
+    /// Resample the cube to another lattice size: to at most `largestSize` points per axis, or,
+    /// when nil, to one of the sizes the format holds (which are not one range).
+    case resample(largestSize: Int?)
+    /// Ask for the size the file has (`foundSize`), or for none.
+    case chooseSize(foundSize: Int)
     /// Premultiply a transparent reference instead of refusing it.
     case premultiplyAlpha
     /// Read the data as raw frames rather than as an image file.
     case rawFrames
+    /// Check the declared raw frame size and pixel format against what the producer sends.
+    case checkFrameFormat
     /// Raise the pixel limit for decoded images.
     case raisePixelLimit
-    /// Develop a camera raw file into an image first.
-    case developRaw
 }

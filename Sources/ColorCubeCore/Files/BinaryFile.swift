@@ -7,10 +7,10 @@ import Darwin
 /// Whole-file reads.
 public enum BinaryFile {
     /// The bytes of the file at `path`.
-    /// - Throws: `LUTFileError.unreadable` naming the file and the system's reason.
-    public static func readAll(path: String) throws(LUTFileError) -> [UInt8] {
+    /// - Throws: `FileError.cannotOpen` naming the file and the system's reason.
+    public static func readAll(path: String) throws(FileError) -> [UInt8] {
         guard let file = fopen(path, "rb") else {
-            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -20,7 +20,7 @@ public enum BinaryFile {
             if count > 0 { bytes.append(contentsOf: buffer[0..<count]) }
             if count < buffer.count {
                 if ferror(file) != 0 {
-                    throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+                    throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
                 }
                 return bytes
             }

@@ -58,15 +58,3 @@ public enum OutputSafety {
         }
     }
 }
-
-/// Refusals that protect the user's files.
-public enum SafetyError: Error, Equatable, Sendable, CustomStringConvertible {
-    case outputIsInput(path: String)
-
-    public var description: String {
-        switch self {
-        case .outputIsInput(let path):
-            "refusing to write \(path): it is an input; choose another output name"
-        }
-    }
-}

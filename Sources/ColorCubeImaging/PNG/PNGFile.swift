@@ -110,21 +110,3 @@ public enum PNGFile {
         return metadata
     }
 }
-
-/// A fixed-size buffer for the C shims' messages.
-struct MessageBuffer {
-    private var storage = [CChar](repeating: 0, count: Int(CCPNG_MESSAGE_SIZE))
-
-    mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
-        storage.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { preconditionFailure("the message buffer is never empty") }
-            return body(base)
-        }
-    }
-
-    var text: String {
-        storage.withUnsafeBufferPointer { buffer in
-            String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-    }
-}

@@ -35,7 +35,6 @@ public enum ImageError: ColorCubeError, Equatable {
         switch self {
         case .badProfile: .ignoreProfile
         case .tooManyPixels, .outOfMemory: .raisePixelLimit
-        case .cameraRaw: .developRaw
         default: nil
         }
     }

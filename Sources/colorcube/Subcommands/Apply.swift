@@ -124,32 +124,4 @@ extension ColorCubeCommand {
     }
 }
 
-/// Options that choose and shape the LUT engine, shared by every command that applies a look.
-struct EngineOptions: ParsableArguments {
-    @Option(help: "Interpolation: trilinear (Core Image's), tetrahedral or nearest.")
-    var interpolation: Interpolation = .trilinear
-
-    @Option(help: "Strength of the look, 0 to 1: out = in + S * (look(in) - in).")
-    var strength: Float = 1
-
-    func validate() throws {
-        guard (0...1).contains(strength) else { throw ValidationError("--strength must be between 0 and 1, got \(strength)") }
-    }
-
-    /// Reads the look once and prepares the engine; reports what was noticed about the look.
-    /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
-    ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
-    func loadEngine(look: String, ignoreProfile: Bool, remembersColors: Bool = true) throws -> LUTEngine {
-        let loaded = try LUTReader.read(path: look, referenceOptions: .init(ignoreProfile: ignoreProfile))
-        if let profile = loaded.convertedFromProfile {
-            Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
-        }
-        if let roughness = loaded.roughness, roughness.suggestsSpatialEdit {
-            Diagnostics.warning(ColorCubeCommand.Convert.roughnessWarning(roughness, path: look))
-        }
-        return LUTEngine(cube: loaded.cube, interpolation: interpolation, strength: strength,
-                         remembersColors: remembersColors)
-    }
-}
-
 extension Interpolation: ExpressibleByArgument {}

@@ -1,7 +1,6 @@
 import ArgumentParser
 import ColorCubeConverter
 import ColorCubeCore
-import ColorCubeGenerator
 
 extension ColorCubeCommand {
     struct Convert: ParsableCommand {
@@ -27,8 +26,9 @@ extension ColorCubeCommand {
         @Option(name: .shortAndLong, help: "Output file (default: INPUT with the format's extension, .bin for raw).")
         var output: String?
 
-        @Option(help: "Output format: raw, cube, 3dl, png or icc (default: from the output extension, else raw).")
-        var format: LUTFormat?
+        @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(LUTFormats.names, joinedBy: "or")
+            + " (default: from the output extension, else raw)."))
+        var format: FormatArgument?
 
         @Option(help: "Resample the look to this many points per axis (2 to 256), e.g. 64 for Core Image or 33 for a .cube.")
         var resample: Int?
@@ -43,7 +43,7 @@ extension ColorCubeCommand {
         var ignoreProfile = false
 
         @Option(help: "Pixels that are not opaque: reject (fail) or premultiply.")
-        var alpha: ReferenceDecoder.AlphaHandling = .reject
+        var alpha: LUTReadOptions.AlphaHandling = .reject
 
         func validate() throws {
             if let size, !HaldLayout.referenceSizes.contains(size) {
@@ -53,17 +53,14 @@ extension ColorCubeCommand {
                 throw ValidationError("invalid --resample \(resample); use 2 to 256 points per axis")
             }
             let chosen = try outputFormat()
-            if let depth {
-                switch chosen {
-                case .hald where !ReferenceGenerator.bitDepths.contains(depth):
-                    throw ValidationError("invalid --depth \(depth) for png output; use 8 or 16")
-                case .threeDL where !ThreeDLFormat.outputBitDepths.contains(depth):
-                    throw ValidationError("invalid --depth \(depth) for 3dl output; use 10, 12 or 16")
-                case .raw, .cube, .icc:
-                    throw ValidationError("--depth applies to png and 3dl output, not \(chosen.rawValue)")
-                default:
-                    break
+            if let depth, !chosen.bitDepths.contains(depth) {
+                guard !chosen.bitDepths.isEmpty else {
+                    let withDepths = LUTFormats.all.filter { !$0.bitDepths.isEmpty }.map(\.name)
+                    throw ValidationError("--depth applies to \(LUTFormats.list(withDepths, joinedBy: "and")) output, "
+                        + "not \(chosen.name)")
                 }
+                throw ValidationError("invalid --depth \(depth) for \(chosen.name) output; use "
+                    + LUTFormats.list(chosen.bitDepths.map(String.init), joinedBy: "or"))
             }
         }
 
@@ -73,11 +70,12 @@ extension ColorCubeCommand {
 
         private func work() throws {
             let chosen = try outputFormat()
-            let path = output ?? FilePath.replacingExtension(of: input, with: chosen.defaultExtension)
+            let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
-            let options = ReferenceDecoder.Options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha)
-            let contents = try LUTReader.read(path: input, referenceOptions: options)
-            if let size, contents.format != .hald, contents.table.size != size {
+            let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha)
+            let contents = try LUTReader.read(path: input, options: options)
+            // A reference PNG checks --size itself (against its pixel size); other formats here.
+            if let size, !contents.format.isSame(as: HaldFormat()), contents.table.size != size {
                 throw CommandFailure("\(input) holds a \(contents.table.size)-cube, but --size \(size) was asked for; "
                     + "drop --size, or pass --resample \(size) to change its size")
             }
@@ -86,13 +84,13 @@ extension ColorCubeCommand {
                     + "(pass --ignore-profile to keep the code values)")
             }
             if let roughness = contents.roughness, roughness.suggestsSpatialEdit {
-                Diagnostics.warning(Self.roughnessWarning(roughness, path: input))
+                Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: input))
             }
             let writerOptions = LUTWriter.Options(bitDepth: depth)
             let title = FilePath.stem(input)
             if let resample {
                 // Checked before resampling, which takes a while for large cubes.
-                try LUTWriter.validate(size: resample, format: chosen, options: writerOptions, path: path)
+                try chosen.validate(size: resample, bitDepth: writerOptions.bitDepth, path: path)
                 let cube = try CubeResampler.resample(contents.table, to: resample, interpolation: interpolation)
                 try write(cube, format: chosen, to: path, title: title, options: writerOptions, sourceFormat: contents.format)
             } else {
@@ -102,42 +100,32 @@ extension ColorCubeCommand {
             }
         }
 
-        private func write(_ table: some CubeTable, format: LUTFormat, to path: String, title: String,
-                           options: LUTWriter.Options, sourceFormat: LUTFormat) throws {
+        private func write(_ table: some CubeTable, format: any LUTFileFormat, to path: String, title: String,
+                           options: LUTWriter.Options, sourceFormat: any LUTFileFormat) throws {
             // Reference PNGs only hold 0...1, so only other sources can have values to clamp.
-            if LUTWriter.clampsValues(format), sourceFormat != .hald {
+            if format.clampsValues, !sourceFormat.isSame(as: HaldFormat()) {
                 let range = table.outputRange()
                 if range.min.min() < 0 || range.max.max() > 1 {
                     Diagnostics.note("\(path): values outside 0...1 (lowest \(Diagnostics.decimal(Double(range.min.min()), places: 3)), "
                         + "highest \(Diagnostics.decimal(Double(range.max.max()), places: 3))) are clamped: "
-                        + "\(format.rawValue) holds only 0...1; use .cube or raw output to keep them")
+                        + "\(format.name) holds only 0...1; use .cube or raw output to keep them")
                 }
             }
             try LUTWriter.write(table, format: format, to: path, title: title, options: options)
-            if format == .raw, table.size > LUTWriter.coreImageMaximumSize {
+            if format.isSame(as: RawCubeFormat()), table.size > LUTWriter.coreImageMaximumSize {
                 Diagnostics.note("\(path) holds a \(table.size)-cube; Core Image is reported to reject cubes above "
                     + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --resample 64 for Core Image")
             }
         }
 
-        static func roughnessWarning(_ roughness: Roughness, path: String) -> String {
-            func figures(_ v: SIMD3<Double>) -> String {
-                [v.x, v.y, v.z].map { Diagnostics.decimal($0, places: 2) }.joined(separator: "/")
-            }
-            return "\(path) looks spatially edited (blurred, sharpened, resized or given noise?), which ruins a LUT: "
-                + "curvature along red/green/blue \(figures(roughness.curvature)) code values "
-                + "(colour adjustments stay below \(Diagnostics.decimal(roughness.curvatureLimit, places: 2))), "
-                + "zig-zag \(figures(roughness.zigzag)) (below \(Diagnostics.decimal(Roughness.zigzagLimit, places: 2))); "
-                + "edit a fresh reference with colour adjustments only"
-        }
-
         /// The output format: --format, else the extension of -o, else raw.
-        private func outputFormat() throws -> LUTFormat {
-            if let format { return format }
-            guard let output else { return .raw }
-            guard let byExtension = LUTFormat(path: output) else {
-                throw ValidationError("cannot tell the format of \(output) from its extension; use .bin, .raw, .cube, "
-                    + ".3dl, .png or .icc, or pass --format")
+        private func outputFormat() throws -> any LUTFileFormat {
+            if let format { return format.format }
+            guard let output else { return RawCubeFormat() }
+            guard let byExtension = LUTFormats.forPath(output) else {
+                let extensions = LUTFormats.all.flatMap(\.extensions).map { "." + $0 }
+                throw ValidationError("cannot tell the format of \(output) from its extension; use "
+                    + LUTFormats.list(extensions, joinedBy: "or") + ", or pass --format")
             }
             return byExtension
         }
@@ -153,5 +141,16 @@ struct CommandFailure: Error, CustomStringConvertible {
     }
 }
 
-extension LUTFormat: ExpressibleByArgument {}
-extension ReferenceDecoder.AlphaHandling: ExpressibleByArgument {}
+/// A `--format` value: a name from `LUTFormats`.
+struct FormatArgument: ExpressibleByArgument {
+    let format: any LUTFileFormat
+
+    init?(argument: String) {
+        guard let format = LUTFormats.named(argument) else { return nil }
+        self.format = format
+    }
+
+    static var allValueStrings: [String] { LUTFormats.names }
+}
+
+extension LUTReadOptions.AlphaHandling: ExpressibleByArgument {}

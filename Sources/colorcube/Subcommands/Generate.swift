@@ -1,4 +1,5 @@
 import ArgumentParser
+import ColorCubeConverter
 import ColorCubeCore
 import ColorCubeGenerator
 import Foundation
@@ -53,8 +54,8 @@ extension ColorCubeCommand {
 
         private func work() throws {
             if let look {
-                try ReferenceGenerator.writeHald(look.cube(size: size), bitDepth: depth,
-                                                 to: output ?? "\(look.rawValue).png")
+                try LUTWriter.write(look.cube(size: size), format: HaldFormat(), to: output ?? "\(look.rawValue).png",
+                                    title: look.rawValue, options: .init(bitDepth: depth))
             } else if all {
                 let folder = output ?? "."
                 try Folders.create(folder)

@@ -43,7 +43,7 @@ extension ColorCubeCommand {
         static func describe(path: String, contents: LUTReader.Contents, analysis: LUTAnalysis) -> String {
             let n = analysis.size
             var lines: [(String, String)] = []
-            lines.append(("format", formatName(contents)))
+            lines.append(("format", contents.format.describe(contents)))
             lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
             lines.append(("domain", domain(contents)))
             lines.append(("output", outputRange(analysis)))
@@ -55,7 +55,12 @@ extension ColorCubeCommand {
             } else {
                 lines.append(("identity", "no"))
             }
-            let problems = analysis.coreImageProblems
+            let problems = analysis.coreImageProblems.map { problem in
+                switch problem {
+                case .tooLarge: "\(problem) (resample with convert --resample \(LUTWriter.coreImageMaximumSize))"
+                case .valuesOutsideUnitRange: problem.description
+                }
+            }
             lines.append(("Core Image", problems.isEmpty ? "yes" : "no: " + problems.joined(separator: "; ")))
             let warnings = self.warnings(path: path, contents: contents, analysis: analysis)
             if warnings.isEmpty {
@@ -68,23 +73,6 @@ extension ColorCubeCommand {
                 text += "  " + (label + ":").padding(to: 12) + value + "\n"
             }
             return text
-        }
-
-        private static func formatName(_ contents: LUTReader.Contents) -> String {
-            switch contents.format {
-            case .hald:
-                let depth = (contents.table as? ReferenceTable)?.image.bitDepth ?? 8
-                let level = (try? HaldLayout(cubeSize: contents.table.size))?.level ?? 0
-                return "Hald CLUT PNG, level \(level), \(depth)-bit"
-            case .cube:
-                return ".cube (Adobe/Iridas, Resolve)" + (contents.hasShaper ? " with a 1D shaper" : "")
-            case .threeDL:
-                return ".3dl (Lustre/Flame)" + (contents.hasShaper ? " with an uneven input shaper" : "")
-            case .raw:
-                return "raw Core Image data (RGBA Float32)"
-            case .icc:
-                return "ICC device link (RGB to RGB)"
-            }
         }
 
         private static func domain(_ contents: LUTReader.Contents) -> String {
@@ -117,10 +105,11 @@ extension ColorCubeCommand {
                 warnings.append("\(grouped(analysis.nonFiniteCount)) entries are NaN or infinite")
             }
             if analysis.outputMin.min() < 0 || analysis.outputMax.max() > 1 {
-                warnings.append("values outside 0...1: .png, .3dl and .icc output clamp them")
+                let clamping = LUTFormats.all.filter(\.clampsValues).map { "." + $0.name }
+                warnings.append("values outside 0...1: \(LUTFormats.list(clamping, joinedBy: "and")) output clamp them")
             }
             if analysis.roughness.suggestsSpatialEdit {
-                warnings.append(Convert.roughnessWarning(analysis.roughness, path: path))
+                warnings.append(Diagnostics.roughnessWarning(analysis.roughness, path: path))
             }
             if let profile = contents.convertedFromProfile {
                 warnings.append("colours converted from the embedded profile \"\(profile)\" to sRGB")

@@ -1,3 +1,5 @@
+import ColorCubeCore
+
 /// What a text LUT file holds before it is baked into a plain cube (a shaper, a domain, ...).
 public protocol BakeableLUT: Sendable {
     /// The plain cube the file describes.
@@ -15,14 +17,14 @@ public protocol TextLUTFormat {
 
 extension TextLUTFormat {
     /// Reads the file at `path` and bakes it into a plain cube.
-    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parseContents` does.
-    public static func read(path: String) throws(LUTFileError) -> ColorCube {
+    /// - Throws: `FileError.cannotOpen`, or `LUTFileError.malformed` as `parseContents` does.
+    public static func read(path: String) throws -> ColorCube {
         try readContents(path: path).baked()
     }
 
     /// Reads the file at `path` without baking it.
-    /// - Throws: `LUTFileError.unreadable`, or `LUTFileError.malformed` as `parseContents` does.
-    public static func readContents(path: String) throws(LUTFileError) -> Contents {
+    /// - Throws: `FileError.cannotOpen`, or `LUTFileError.malformed` as `parseContents` does.
+    public static func readContents(path: String) throws -> Contents {
         try parseContents(BinaryFile.readAll(path: path), path: path)
     }
 

@@ -13,7 +13,32 @@ import ColorCubeImaging
 /// varies slowest, so entry (r, g, b) sits at `b + N * (g + N * r)`. Values are clamped to 0...1 and
 /// rounded to the nearest 1/65535, which is all a 16-bit CLUT can hold; ICC grids have at most 255
 /// points per axis, so a 256-cube must be resampled first.
-public enum DeviceLinkFormat {
+public struct DeviceLinkFormat: LUTFileFormat {
+    public init() {}
+
+    public var name: String { "icc" }
+    public var displayName: String { "ICC device link (RGB to RGB)" }
+    public var noun: String { "an ICC device link" }
+    public var extensions: [String] { ["icc", "icm"] }
+    public var clampsValues: Bool { true }
+    public var sizeDescription: String { "2...255: an ICC colour table holds at most 255 points per axis" }
+    public var largestSize: Int? { Self.sizeRange.upperBound }
+
+    public func canHold(size: Int) -> Bool { Self.sizeRange.contains(size) }
+
+    /// An ICC header: the signature "acsp" at byte 36.
+    public func sniff(_ head: [UInt8]) -> Bool {
+        head.count >= 40 && head[36..<40].elementsEqual("acsp".utf8)
+    }
+
+    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
+        LUTReader.Contents(table: try Self.read(path: path), format: self)
+    }
+
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        try Self.write(table, title: title, to: path, displayPath: displayPath)
+    }
+
     /// Grid points per axis an ICC CLUT can hold (the count is stored in one byte).
     public static let sizeRange = 2...255
     /// The lattice size a device link without a CLUT (curves or matrices only) is sampled at.
@@ -28,14 +53,11 @@ public enum DeviceLinkFormat {
     // MARK: Writing
 
     /// The bytes of a device link holding `table`; `title` becomes the profile description.
-    /// - Throws: `ConversionError.unsupportedOutput` (naming `path`) when the size is above 255 or
-    ///   Little CMS cannot build the profile.
+    /// - Throws: `ConversionError.unsupportedSize` (naming `path`) when the size is above 255,
+    ///   `.unsupportedOutput` when Little CMS cannot build the profile.
     public static func encode(_ table: some CubeTable, title: String, path: String) throws(ConversionError) -> [UInt8] {
         let size = table.size
-        guard sizeRange.contains(size) else {
-            throw .unsupportedOutput(path: path, reason: "an ICC colour table holds at most 255 points per axis and this "
-                + "cube has \(size); pass --resample 255 or smaller (65 or 33 are usual)")
-        }
+        try DeviceLinkFormat().validate(size: size, bitDepth: nil, path: path)
         var codes = [cmsUInt16Number](repeating: 0, count: size * size * size * 3)
         for b in 0..<size {
             for g in 0..<size {
@@ -108,9 +130,8 @@ public enum DeviceLinkFormat {
     // MARK: Reading
 
     /// Reads the device link at `path` as a cube.
-    /// - Throws: `LUTFileError.unreadable` when the file cannot be read, `.unsupported` when it is
-    ///   not an RGB-to-RGB device link.
-    public static func read(path: String) throws(LUTFileError) -> ColorCube {
+    /// - Throws: `FileError.cannotOpen` when the file cannot be read, `LUTFileError` as `decode`.
+    public static func read(path: String) throws -> ColorCube {
         try decode(BinaryFile.readAll(path: path), path: path)
     }
 
@@ -119,11 +140,11 @@ public enum DeviceLinkFormat {
     /// The lattice has the size of the profile's colour table (its first CLUT stage), else
     /// `defaultSamplingSize`. A table colorcube wrote reads back node for node, within a rounding
     /// step of Little CMS's 16-bit interpolation.
-    /// - Throws: `LUTFileError.unreadable` when Little CMS cannot parse the bytes, `.unsupported`
+    /// - Throws: `LUTFileError.undecodable` when Little CMS cannot parse the bytes, `.unsupported`
     ///   when the profile is not a device link from RGB to RGB.
     public static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
         guard let profile = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
-            throw .unreadable(path: path, reason: "not an ICC profile Little CMS can read")
+            throw .undecodable(path: path, reason: "not an ICC profile Little CMS can read")
         }
         defer { cmsCloseProfile(profile) }
         guard cmsGetDeviceClass(profile) == cmsSigLinkClass else {

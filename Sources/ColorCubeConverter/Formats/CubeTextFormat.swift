@@ -1,3 +1,5 @@
+import ColorCubeCore
+
 /// Adobe/Iridas and DaVinci Resolve text cubes (.cube).
 ///
 /// Keyword lines come first, in any order: `TITLE "text"`, `LUT_3D_SIZE N` (2...256),
@@ -16,7 +18,35 @@
 /// A file with both tables is Resolve's shaper form: the 1D table is applied first and its output
 /// is the 3D table's input (in the 3D domain's units). A file with only a 1D table is accepted and
 /// baked into a cube of `oneDimensionalBakeSize`, whose per-channel curve is exact at the nodes.
-public enum CubeTextFormat: TextLUTFormat {
+public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
+    public init() {}
+
+    public var name: String { "cube" }
+    public var displayName: String { ".cube (Adobe/Iridas, Resolve)" }
+    public var noun: String { "a .cube" }
+    public var extensions: [String] { ["cube"] }
+
+    /// Text with a `LUT_3D_SIZE` or `LUT_1D_SIZE` keyword in its first 4096 bytes.
+    public func sniff(_ head: [UInt8]) -> Bool {
+        let text = String(decoding: head, as: UTF8.self)
+        return text.contains("LUT_3D_SIZE") || text.contains("LUT_1D_SIZE")
+    }
+
+    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
+        let contents = try Self.readContents(path: path)
+        return LUTReader.Contents(table: contents.baked(), format: self, domainMin: contents.domainMin,
+                                  domainMax: contents.domainMax,
+                                  hasShaper: contents.shaper != nil && !contents.isOneDimensional)
+    }
+
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        try Self.write(table, title: title, to: path, displayPath: displayPath)
+    }
+
+    public func describe(_ contents: LUTReader.Contents) -> String {
+        displayName + (contents.hasShaper ? " with a 1D shaper" : "")
+    }
+
     /// Decimals written per value: enough for 16-bit code values to survive (error <= 5e-7).
     public static let decimals = 6
     /// The lattice size a 1D-only file is baked into.

@@ -1,9 +1,26 @@
+import ColorCubeCore
+
 /// Core Image cube data: what `CIColorCube`'s `inputCubeData` takes.
 ///
 /// size^3 entries of red, green, blue, alpha as Float32 little-endian, 16 bytes per entry, red
 /// fastest, then green, then blue. Nothing else: no header, so the size follows from the length
 /// (4,194,304 bytes for a 64-cube).
-public enum RawCubeFormat {
+public struct RawCubeFormat: LUTFileFormat {
+    public init() {}
+
+    public var name: String { "raw" }
+    public var displayName: String { "raw Core Image data (RGBA Float32)" }
+    public var noun: String { "raw cube data" }
+    public var extensions: [String] { ["bin", "raw"] }
+
+    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
+        LUTReader.Contents(table: try Self.read(path: path), format: self)
+    }
+
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        try Self.write(table, to: path, displayPath: displayPath)
+    }
+
     /// Bytes per entry.
     public static let bytesPerEntry = 16
 
@@ -43,7 +60,8 @@ public enum RawCubeFormat {
     }
 
     /// Reads and decodes the raw cube file at `path`.
-    public static func read(path: String) throws(LUTFileError) -> ColorCube {
+    /// - Throws: `FileError.cannotOpen`, or `LUTFileError.wrongLength` as `decode` does.
+    public static func read(path: String) throws -> ColorCube {
         try decode(BinaryFile.readAll(path: path), path: path)
     }
 }

@@ -1,3 +1,5 @@
+import ColorCubeCore
+
 /// Autodesk Lustre and Flame integer cubes (.3dl).
 ///
 /// Layout: optional header lines `3DMESH` and `Mesh i o` (Lustre: i is log2(N - 1), o the output
@@ -13,7 +15,30 @@
 /// that 16-bit (so a 12-bit file without a `Mesh` line whose outputs all stay below 2048 reads as
 /// 10-bit: the format cannot tell). The shaper's input scale is guessed the same way from its
 /// largest value. A file without a shaper line is accepted when its line count is a cube N^3.
-public enum ThreeDLFormat: TextLUTFormat {
+public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
+    public init() {}
+
+    public var name: String { "3dl" }
+    public var displayName: String { ".3dl (Lustre/Flame)" }
+    public var noun: String { "a .3dl" }
+    public var extensions: [String] { ["3dl"] }
+    public var bitDepths: [Int] { Self.outputBitDepths }
+    public var defaultBitDepth: Int? { 12 }
+    public var clampsValues: Bool { true }
+
+    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
+        let contents = try Self.readContents(path: path)
+        return LUTReader.Contents(table: contents.baked(), format: self, hasShaper: contents.needsBaking)
+    }
+
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        try Self.write(table, bitDepth: bitDepth ?? defaultBitDepth ?? 12, to: path, displayPath: displayPath)
+    }
+
+    public func describe(_ contents: LUTReader.Contents) -> String {
+        displayName + (contents.hasShaper ? " with an uneven input shaper" : "")
+    }
+
     /// The output bit depths `write` accepts.
     public static let outputBitDepths = [10, 12, 16]
     /// The input code value of the last lattice node in files `write` produces (10-bit input).

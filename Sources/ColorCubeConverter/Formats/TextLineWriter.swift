@@ -1,3 +1,5 @@
+import ColorCubeCore
+
 /// Builds a text LUT in a 1 MiB byte buffer and hands it to an `OutputFile` in large blocks.
 ///
 /// Numbers are formatted here rather than with `String(format:)`: a 256-cube is 16.7 million

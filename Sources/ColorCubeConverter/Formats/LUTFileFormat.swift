@@ -1,0 +1,78 @@
+import ColorCubeCore
+
+/// One LUT file format: how to recognise it, read it and write it, and what it can hold.
+///
+/// Every format colorcube knows is one conforming type in this folder and one entry in
+/// `LUTFormats.all`; `LUTReader`, `LUTWriter`, `convert` and `info` ask the table and never name a
+/// format. A new format is a new conforming type and one more line in the table.
+public protocol LUTFileFormat: Sendable {
+    /// The name `convert --format` takes and messages use: "raw", "cube", "3dl", "png", "icc".
+    var name: String { get }
+    /// What the format is, for `info`: "raw Core Image data (RGBA Float32)".
+    var displayName: String { get }
+    /// The format with its article, for sentences: "a Hald PNG", "an ICC device link".
+    var noun: String { get }
+    /// File extensions, lower case and without the dot; the first is the one written.
+    var extensions: [String] { get }
+    /// Bits per value a writer may be asked for; empty when the format has one fixed precision.
+    var bitDepths: [Int] { get }
+    /// The bit depth written when none is asked for; nil when `bitDepths` is empty.
+    var defaultBitDepth: Int? { get }
+    /// True when values are stored as integers in 0...1, so values outside that range clamp.
+    var clampsValues: Bool { get }
+    /// The lattice sizes the format holds, in words ("2...256").
+    var sizeDescription: String { get }
+    /// The largest size when every size from 2 up to it is held; nil when the sizes are not one
+    /// range (a Hald image holds only squares).
+    var largestSize: Int? { get }
+
+    /// True when a cube of `size` points per axis can be written.
+    func canHold(size: Int) -> Bool
+    /// True when `head`, the first bytes of a file (up to 4096), shows it is in this format.
+    /// Formats without a signature answer false; they are found by extension only.
+    func sniff(_ head: [UInt8]) -> Bool
+    /// Reads the file at `path` (already known to be in this format).
+    /// - Throws: `FileError.cannotOpen` when the file cannot be read, the format's errors (each
+    ///   naming `path`) when its content is not usable.
+    func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents
+    /// Writes `table` to `path` (created or truncated; `LUTWriter` makes it atomic); `displayPath`
+    /// names the file in errors. `title` goes where the format has one; `bitDepth` is one of
+    /// `bitDepths`, or nil for the default. Callers check `validate` first.
+    func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws
+    /// The format line `info` prints for `contents` read in this format.
+    func describe(_ contents: LUTReader.Contents) -> String
+}
+
+extension LUTFileFormat {
+    public var bitDepths: [Int] { [] }
+    public var defaultBitDepth: Int? { nil }
+    public var clampsValues: Bool { false }
+    public var sizeDescription: String { "2...256" }
+    public var largestSize: Int? { ColorCube.sizeRange.upperBound }
+
+    public func canHold(size: Int) -> Bool { ColorCube.sizeRange.contains(size) }
+    public func sniff(_ head: [UInt8]) -> Bool { false }
+    public func describe(_ contents: LUTReader.Contents) -> String { displayName }
+
+    /// Checks, before any file is created, that this format can hold a cube of `size` at
+    /// `bitDepth` (nil: the default).
+    /// - Throws: `ConversionError.unsupportedOutput` for a bit depth the format does not have,
+    ///   `ConversionError.unsupportedSize` (whose remedy is resampling) for a size it cannot hold;
+    ///   both name `path`.
+    public func validate(size: Int, bitDepth: Int?, path: String) throws(ConversionError) {
+        if let bitDepth, !bitDepths.contains(bitDepth) {
+            let reason = bitDepths.isEmpty
+                ? "\(noun) has no choice of bit depth"
+                : "\(noun) holds \(LUTFormats.list(bitDepths.map(String.init), joinedBy: "or")) bits per value, not \(bitDepth)"
+            throw .unsupportedOutput(path: path, reason: reason)
+        }
+        if !canHold(size: size) {
+            throw .unsupportedSize(path: path, size: size, format: noun, sizes: sizeDescription, largestSize: largestSize)
+        }
+    }
+
+    /// True when `other` is the same format.
+    public func isSame(as other: any LUTFileFormat) -> Bool {
+        name == other.name
+    }
+}

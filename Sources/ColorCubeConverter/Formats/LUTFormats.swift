@@ -1,0 +1,53 @@
+import ColorCubeCore
+
+/// The table of LUT formats colorcube reads and writes: the one place that lists them.
+///
+/// The order is the order messages and help texts list them in, and the order content sniffing
+/// tries them in.
+public enum LUTFormats {
+    /// Every format, each once.
+    public static let all: [any LUTFileFormat] = [
+        RawCubeFormat(),
+        CubeTextFormat(),
+        ThreeDLFormat(),
+        HaldFormat(),
+        DeviceLinkFormat(),
+    ]
+
+    /// The format `convert --format` calls `name` ("raw", "cube", "3dl", "png", "icc"), or nil.
+    public static func named(_ name: String) -> (any LUTFileFormat)? {
+        all.first { $0.name == name.lowercased() }
+    }
+
+    /// The format whose extensions include `pathExtension` (any case, without the dot), or nil.
+    public static func forExtension(_ pathExtension: String) -> (any LUTFileFormat)? {
+        let lowered = pathExtension.lowercased()
+        return all.first { $0.extensions.contains(lowered) }
+    }
+
+    /// The format `path`'s extension names, or nil.
+    public static func forPath(_ path: String) -> (any LUTFileFormat)? {
+        forExtension(FilePath.pathExtension(path))
+    }
+
+    /// The format the first 4096 bytes of `path` show, or nil (also when it cannot be read).
+    public static func sniff(path: String) -> (any LUTFileFormat)? {
+        guard let head = BinaryFile.readPrefix(path: path, count: 4096) else { return nil }
+        return all.first { $0.sniff(head) }
+    }
+
+    /// The names `--format` takes, in table order.
+    public static var names: [String] { all.map(\.name) }
+
+    /// Every format's extensions with dots, "/" between a format's own: ".bin/.raw", ".cube", ...
+    public static var extensionGroups: [String] {
+        all.map { $0.extensions.map { "." + $0 }.joined(separator: "/") }
+    }
+
+    /// "a, b, c or d" (with `joinedBy` "or"), "a and b", "a".
+    public static func list(_ items: [String], joinedBy word: String) -> String {
+        guard let last = items.last else { return "" }
+        guard items.count > 1 else { return last }
+        return items.dropLast().joined(separator: ", ") + " \(word) " + last
+    }
+}

@@ -1,0 +1,23 @@
+/// Choices for reading a LUT; each applies only to the formats named (today: reference and Hald
+/// PNGs), the others ignore them.
+public struct LUTReadOptions: Sendable {
+    /// What to do with pixels of a reference image that are not opaque.
+    public enum AlphaHandling: String, CaseIterable, Sendable {
+        /// Fail, naming how many pixels are not opaque.
+        case reject
+        /// Multiply colours by alpha, as Core Image's cube data expects.
+        case premultiply
+    }
+
+    /// The cube size the caller expects of a reference image, or nil to take it from the image.
+    public var expectedSize: Int?
+    /// Keep a reference image's code values as stored even when it embeds a non-sRGB profile.
+    public var ignoreProfile: Bool
+    public var alpha: AlphaHandling
+
+    public init(expectedSize: Int? = nil, ignoreProfile: Bool = false, alpha: AlphaHandling = .reject) {
+        self.expectedSize = expectedSize
+        self.ignoreProfile = ignoreProfile
+        self.alpha = alpha
+    }
+}

@@ -1,0 +1,45 @@
+/// Errors in reading a LUT file whose bytes could be read; each case names the file and, for text
+/// formats, the line. (A file that cannot be opened or read is a `FileError.cannotOpen`.)
+public enum LUTFileError: ColorCubeError, Equatable {
+    /// A text LUT that breaks its format's rules at `line` (1-based).
+    case malformed(path: String, line: Int, reason: String)
+    /// Raw cube data whose length is not size^3 * 16 bytes for a size in 2...256.
+    case wrongLength(path: String, bytes: Int)
+    /// A binary LUT whose content its decoder cannot parse (an ICC profile Little CMS rejects).
+    case undecodable(path: String, reason: String)
+    /// A file whose format cannot be told from its extension or content; `readable` lists the
+    /// extensions that can be read (".cube", ".bin/.raw", ...).
+    case unknownFormat(path: String, readable: [String])
+    /// A file that is valid but holds something colorcube cannot use as a look.
+    case unsupported(path: String, reason: String)
+
+    public var path: String? {
+        switch self {
+        case .malformed(let path, _, _), .wrongLength(let path, _), .undecodable(let path, _),
+             .unknownFormat(let path, _), .unsupported(let path, _):
+            path
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .malformed(let path, let line, let reason):
+            "\(path), line \(line): \(reason)"
+        case .wrongLength(let path, let bytes):
+            "\(path): \(bytes) bytes is not raw cube data (expected size^3 * 16 bytes, "
+                + "e.g. 4,194,304 for a 64-cube); was it written as RGBA Float32?"
+        case .undecodable(let path, let reason):
+            "cannot read \(path): \(reason)"
+        case .unknownFormat(let path, let readable):
+            "\(path): unknown LUT format; colorcube reads \(Self.list(readable)) files"
+        case .unsupported(let path, let reason):
+            "\(path): \(reason)"
+        }
+    }
+
+    /// "a, b and c".
+    private static func list(_ items: [String]) -> String {
+        guard let last = items.last else { return "no" }
+        return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
+    }
+}

@@ -1,0 +1,24 @@
+import _CJPEG
+import _CPNG
+
+/// A fixed-size buffer the C shims (`_CPNG`, `_CJPEG`) write their failure messages into.
+///
+/// Both shims write at most their `*_MESSAGE_SIZE` bytes, terminating zero included; the buffer
+/// holds the larger of the two, so one type serves both.
+struct MessageBuffer {
+    private var storage = [CChar](repeating: 0, count: Int(max(CCPNG_MESSAGE_SIZE, CCJPEG_MESSAGE_SIZE)))
+
+    mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
+        storage.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { preconditionFailure("the message buffer is never empty") }
+            return body(base)
+        }
+    }
+
+    /// The message up to its terminating zero, as UTF-8 (invalid bytes replaced).
+    var text: String {
+        storage.withUnsafeBufferPointer { buffer in
+            String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+}
