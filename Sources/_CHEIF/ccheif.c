@@ -280,9 +280,41 @@ static int configure_encoder(struct heif_encoder *encoder, const ccheif_write_op
     return error.code == heif_error_Ok ? CCHEIF_OK : fail(error, message);
 }
 
+// libheif's own heif_context_write_to_file does not report failures of the file system.
+static struct heif_error write_to_stream(struct heif_context *context, const void *data, size_t size, void *file) {
+    (void)context;
+    struct heif_error error = {heif_error_Ok, heif_suberror_Unspecified, "Success"};
+    if (fwrite(data, 1, size, (FILE *)file) != size) {
+        error.code = heif_error_Encoding_error;
+        error.subcode = heif_suberror_Cannot_write_output_data;
+        error.message = "the file could not be written";
+    }
+    return error;
+}
+
+static int write_file(struct heif_context *context, const char *path, char *message) {
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        set_message(message, strerror(errno));
+        return CCHEIF_ERROR;
+    }
+    struct heif_writer writer = {1, write_to_stream};
+    errno = 0;
+    struct heif_error error = heif_context_write(context, &writer, file);
+    int status = error.code == heif_error_Ok ? CCHEIF_OK : fail(error, message);
+    int saved = errno;
+    if (fclose(file) != 0 && status == CCHEIF_OK) {
+        set_message(message, strerror(errno));
+        status = CCHEIF_ERROR;
+    } else if (status != CCHEIF_OK && saved != 0) {
+        set_message(message, strerror(saved));
+    }
+    return status;
+}
+
 int ccheif_write(const char *path, const ccheif_write_options *options, char *message) {
-    if ((options->channels != 3 && options->channels != 4) || (options->bits != 8 && options->bits != 10)) {
-        set_message(message, "pixels must be 8-bit or 10-bit RGB or RGBA");
+    if ((options->channels != 3 && options->channels != 4) || (options->bits != 8 && options->bits != 10 && options->bits != 12)) {
+        set_message(message, "pixels must be 8, 10 or 12-bit RGB or RGBA");
         return CCHEIF_ERROR;
     }
     struct heif_context *context = heif_context_alloc();
@@ -323,6 +355,11 @@ int ccheif_write(const char *path, const ccheif_write_options *options, char *me
         status = CCHEIF_NO_MEMORY;
         goto done;
     }
+    if (options->srgb_nclx && encoding->version >= 4) {
+        // libheif leaves nclx boxes out of HEIC files by default (older macOS misread them); one
+        // asked for is written.
+        encoding->macOS_compatibility_workaround_no_nclx_profile = 0;
+    }
     error = heif_context_encode_image(context, image, encoder, encoding, &handle);
     if (error.code != heif_error_Ok) {
         status = fail(error, message);
@@ -342,10 +379,7 @@ int ccheif_write(const char *path, const ccheif_write_options *options, char *me
             goto done;
         }
     }
-    error = heif_context_write_to_file(context, path);
-    if (error.code != heif_error_Ok) {
-        status = fail(error, message);
-    }
+    status = write_file(context, path, message);
 done:
     if (status == CCHEIF_NOT_HEIF || status == CCHEIF_CANNOT_OPEN || status == CCHEIF_TOO_BIG) {
         status = CCHEIF_ERROR;  // on writing, every failure is a failure to write

@@ -85,18 +85,25 @@ public enum HEIFFile {
 
     /// Encodes `image` to `path` (created or truncated), lossy.
     ///
-    /// 8-bit images are coded at 8 bits; 16-bit images at 10 bits, as `(v * 1023 + 32767) / 65535`.
-    /// Alpha is kept. The colour tag becomes a 'prof' box for `.icc`, an nclx box for `.sRGB`
-    /// (BT.709 primaries, sRGB curve, full range), nothing for `.unspecified`; `metadata.exif` (a
+    /// 8-bit images are coded at 8 bits; 16-bit images at 10 bits for HEVC (x265's Main 10) and 12
+    /// bits for AV1, as `(v * top + 32767) / 65535` with top 1023 or 4095. (AV1 at 10 bits is not
+    /// offered: libheif 1.15 asks aom for the professional profile there, which aom 3.6 accepts only
+    /// with 4:2:2 chroma and otherwise aborts on.)
+    /// Alpha is kept. The colour tag becomes a 'prof' box for `.icc`, nothing for `.unspecified`, and
+    /// for `.sRGB` either an nclx box (BT.709 primaries, sRGB curve, full range) or Little CMS's sRGB
+    /// profile, as `sRGBAsNCLX` says; `metadata.exif` (a
     /// TIFF structure) and `metadata.xmp` become Exif and XMP items. The encoders are set so the same
     /// image always gives the same bytes: aom runs on one thread (its output depends on the thread
     /// count), x265 on its own pool (its output does not).
     /// - Parameters:
     ///   - displayPath: the name errors give (the final name when `path` is temporary).
     ///   - quality: the encoder's quality, 1...100 (clamped).
+    ///   - sRGBAsNCLX: how an sRGB tag is stored; nil chooses nclx for AVIF and the ICC profile for
+    ///     HEIC, whose nclx boxes older macOS versions misread (libheif's own default too).
     /// - Throws: `ImageError.cannotWrite` naming `displayPath ?? path`.
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil,
-                             quality: Int = ImageWriteOptions.defaultQuality, coding: Coding) throws(ImageError) {
+                             quality: Int = ImageWriteOptions.defaultQuality, coding: Coding,
+                             sRGBAsNCLX: Bool? = nil) throws(ImageError) {
         let shownPath = displayPath ?? path
         guard image.channels == 3 || image.channels == 4 else {
             throw .cannotWrite(path: shownPath, reason: "HEIF holds RGB or RGBA, and the image has \(image.channels) channels")
@@ -105,7 +112,12 @@ public enum HEIFFile {
             throw .cannotWrite(path: shownPath, reason: "the image has \(image.pixels.count) samples, not "
                                + "\(image.width)x\(image.height)x\(image.channels)")
         }
-        let profile: [UInt8] = if case .icc(let data) = image.colorSpace { data.bytes } else { [] }
+        let nclx = image.colorSpace == .sRGB && (sRGBAsNCLX ?? (coding == .av1))
+        let profile: [UInt8] = switch image.colorSpace {
+        case .icc(let data): data.bytes
+        case .sRGB: nclx ? [] : ICCProfiles.sRGB
+        case .unspecified: []
+        }
         // libheif looks for the TIFF header itself and refuses a block without one.
         let exif = (image.metadata.exif ?? []).starts(with: EXIFOrientation.bigEndianMark)
             || (image.metadata.exif ?? []).starts(with: EXIFOrientation.littleEndianMark) ? image.metadata.exif ?? [] : []
@@ -117,7 +129,7 @@ public enum HEIFFile {
         options.compression = coding == .hevc ? CCHEIF_HEVC : CCHEIF_AV1
         options.quality = Int32(quality)
         options.threads = coding == .av1 ? 1 : 0
-        options.srgb_nclx = image.colorSpace == .sRGB ? 1 : 0
+        options.srgb_nclx = nclx ? 1 : 0
         var message = MessageBuffer()
         let status: Int32
         switch image.pixels {
@@ -125,9 +137,10 @@ public enum HEIFFile {
             options.bits = 8
             status = encode(samples, profile: profile, exif: exif, xmp: xmp, options: &options, path: path, message: &message)
         case .sixteen(let samples):
-            options.bits = 10
-            let tenBit = samples.map { UInt16((UInt32($0) * 1023 + 32767) / 65535) }
-            status = encode(tenBit, profile: profile, exif: exif, xmp: xmp, options: &options, path: path, message: &message)
+            options.bits = coding == .hevc ? 10 : 12
+            let top = UInt32(1) << UInt32(options.bits) - 1
+            let reduced = samples.map { UInt16((UInt32($0) * top + 32767) / 65535) }
+            status = encode(reduced, profile: profile, exif: exif, xmp: xmp, options: &options, path: path, message: &message)
         }
         guard status == CCHEIF_OK else { throw .cannotWrite(path: shownPath, reason: message.text) }
     }

@@ -9,11 +9,13 @@ import _CHEIF
 /// the pixels to sRGB: Display P3 phone photos (primaries 12, curve 13) come out as P3 colours
 /// rendered in sRGB, not as sRGB code values misread. The matrix and range fields need nothing
 /// here: libheif has used them when converting YCbCr to RGB.
-struct NCLXColor: Equatable {
-    var primaries: Int
-    var transfer: Int
+public struct NCLXColor: Equatable, Sendable {
+    /// H.273 colour primaries (1 BT.709, 2 unspecified, 9 BT.2020, 12 P3 with D65 white, ...).
+    public var primaries: Int
+    /// H.273 transfer characteristics (13 sRGB, 1 BT.709, 8 linear, 16 PQ, ...).
+    public var transfer: Int
     /// Red, green, blue and white xy, as libheif derives them from `primaries`.
-    var chromaticities: [Double]
+    public var chromaticities: [Double]
 
     init(_ nclx: ccheif_nclx) {
         primaries = Int(nclx.primaries)
@@ -22,19 +24,21 @@ struct NCLXColor: Equatable {
                           nclx.white_x, nclx.white_y].map { Double($0) }
     }
 
-    init(primaries: Int, transfer: Int, chromaticities: [Double]) {
+    /// A description from its code points and the chromaticities (red, green, blue, white xy) of
+    /// its primaries; implausible chromaticities are replaced by BT.709's.
+    public init(primaries: Int, transfer: Int, chromaticities: [Double] = NCLXColor.bt709Chromaticities) {
         self.primaries = primaries
         self.transfer = transfer
         self.chromaticities = chromaticities
     }
 
     /// BT.709 / sRGB primaries and D65 white.
-    static let bt709Chromaticities = [0.640, 0.330, 0.300, 0.600, 0.150, 0.060, 0.3127, 0.3290]
+    public static let bt709Chromaticities = [0.640, 0.330, 0.300, 0.600, 0.150, 0.060, 0.3127, 0.3290]
 
     /// The tag for this description.
     /// - Throws: `ImageError.unsupported` naming `path` for HDR and other curves colorcube cannot
     ///   express as an SDR ICC profile (PQ, HLG, logarithmic).
-    func colorSpace(path: String) throws(ImageError) -> ColorSpaceTag {
+    public func colorSpace(path: String) throws(ImageError) -> ColorSpaceTag {
         let srgbCurve = transfer == 13 || transfer == 2
         if (primaries == 1 || primaries == 2) && srgbCurve {
             return .sRGB
@@ -70,8 +74,8 @@ struct NCLXColor: Equatable {
         xy.count == 8 && xy.allSatisfy { $0 > 0 && $0 < 1 }
     }
 
-    /// An RGB matrix-shaper profile, serialised with its creation date zeroed so that the same
-    /// description always gives the same bytes (files written with it stay deterministic).
+    /// An RGB matrix-shaper profile (serialised without a creation date, so that the same
+    /// description always gives the same bytes and files written with it stay deterministic).
     static func profile(chromaticities xy: [Double], curve parameters: [Double]) -> [UInt8] {
         var white = cmsCIExyY(x: xy[6], y: xy[7], Y: 1)
         var primaries = cmsCIExyYTRIPLE(
@@ -84,11 +88,6 @@ struct NCLXColor: Equatable {
         var curves: [OpaquePointer?] = [curve, curve, curve]
         guard let profile = cmsCreateRGBProfile(&white, &primaries, &curves) else { return [] }
         defer { cmsCloseProfile(profile) }
-        var bytes = ICCProfiles.serialize(profile)
-        // Header bytes 24..<36 hold the creation date and time.
-        if bytes.count >= 128 {
-            bytes.replaceSubrange(24..<36, with: repeatElement(0, count: 12))
-        }
-        return bytes
+        return ICCProfiles.serialize(profile)
     }
 }

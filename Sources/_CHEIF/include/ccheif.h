@@ -78,13 +78,14 @@ typedef struct ccheif_write_options {
     uint32_t width;
     uint32_t height;
     int channels;             // 3 or 4
-    int bits;                 // 8, or 10 with 16-bit words holding 0...1023
+    int bits;                 // 8, or 10 or 12 with 16-bit words holding 0...1023 or 0...4095
     const void *pixels;       // height rows of width * channels samples
     int compression;          // CCHEIF_HEVC (x265) or CCHEIF_AV1 (aom)
     int quality;              // 1...100
     int threads;              // encoder threads; 0 leaves the encoder's default
     ccheif_bytes icc;         // written as a 'prof' colour box when not empty
-    int srgb_nclx;            // 1: an nclx box for sRGB (BT.709 primaries, sRGB curve, full range)
+    int srgb_nclx;            // 1: an nclx box for sRGB (BT.709 primaries, sRGB curve, full range),
+                              // written in HEIC files too (libheif leaves it out of them by default)
     ccheif_bytes exif;        // the TIFF structure; libheif prefixes the offset itself
     ccheif_bytes xmp;
 } ccheif_write_options;
