@@ -94,7 +94,7 @@ public enum HEIFFile {
     /// profile, as `sRGBAsNCLX` says; `metadata.exif` (a
     /// TIFF structure) and `metadata.xmp` become Exif and XMP items. The encoders are set so the same
     /// image always gives the same bytes: aom runs on one thread (its output depends on the thread
-    /// count), x265 on its own pool (its output does not).
+    /// count), x265 on its own pool (its output does not), with x265's "medium" preset.
     /// - Parameters:
     ///   - displayPath: the name errors give (the final name when `path` is temporary).
     ///   - quality: the encoder's quality, 1...100 (clamped).
