@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "ColorCubeCore"),
         .target(
             name: "ColorCubeImaging",
-            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CWebP", "_CHEIF", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeGenerator",
@@ -48,6 +48,9 @@ let package = Package(
         // setjmp on the C side and hand Swift a status code plus the library's message.
         .target(name: "_CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
+        .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),
+        .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif")]),
         // Relaxed atomic word access for the engine's lazily filled colour table.
         .target(name: "_CAtomicWords"),
         .systemLibrary(

@@ -9,6 +9,9 @@ public enum ImageCodecs {
         PNGCodec(),
         JPEGCodec(),
         CameraRawCodec(),
+        WebPCodec(),
+        HEIFCodec(.heic),
+        HEIFCodec(.avif),
     ]
 
     /// The codec of `format`, or nil for a format not in the table.

@@ -9,12 +9,18 @@ public enum ICCProfiles {
         return serialize(profile)
     }()
 
-    /// The bytes of an open Little CMS profile.
+    /// The bytes of an open Little CMS profile, with the header's creation date and time (bytes
+    /// 24..<36, which Little CMS sets to the moment the profile was made) zeroed, so that the same
+    /// profile always gives the same bytes and files that embed it are deterministic.
     public static func serialize(_ profile: cmsHPROFILE) -> [UInt8] {
         var length: cmsUInt32Number = 0
         guard cmsSaveProfileToMem(profile, nil, &length) != 0, length > 0 else { return [] }
         var bytes = [UInt8](repeating: 0, count: Int(length))
         let saved = bytes.withUnsafeMutableBytes { cmsSaveProfileToMem(profile, $0.baseAddress, &length) }
-        return saved != 0 ? bytes : []
+        guard saved != 0 else { return [] }
+        if bytes.count >= 128 {
+            bytes.replaceSubrange(24..<36, with: repeatElement(0, count: 12))
+        }
+        return bytes
     }
 }
