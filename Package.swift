@@ -46,7 +46,11 @@ let package = Package(
         // MARK: Implementation details (no stable API)
         // libpng and libjpeg report errors with longjmp, which Swift cannot catch: these shims keep
         // setjmp on the C side and hand Swift a status code plus the library's message.
-        .target(name: "_CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // _CPNG compresses image data itself (libdeflate, a band of rows per core; zlib for the checks).
+        .target(
+            name: "_CPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z")]
+        ),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // Relaxed atomic word access for the engine's lazily filled colour table.
         .target(name: "_CAtomicWords"),
