@@ -76,21 +76,36 @@ static inline unsigned cost(int residual) {
     return r < 128 ? r : 256u - r;
 }
 
+// The Paeth predictor and cost in 16-bit arithmetic, for the cost loop to vectorize on 16-bit lanes.
+static inline int16_t paeth16(int16_t a, int16_t b, int16_t c) {
+    int16_t pa = (int16_t)(b - c), pb = (int16_t)(a - c), pc = (int16_t)(a + b - 2 * c);
+    pa = pa < 0 ? (int16_t)-pa : pa;
+    pb = pb < 0 ? (int16_t)-pb : pb;
+    pc = pc < 0 ? (int16_t)-pc : pc;
+    int16_t nearer = pa <= pb ? a : b, distance = pa <= pb ? pa : pb;
+    return distance <= pc ? nearer : c;
+}
+
+static inline uint16_t cost16(int16_t residual) {
+    uint8_t r = (uint8_t)residual;
+    return r < 128 ? r : (uint16_t)(256 - r);
+}
+
 // Adds the five filters' costs for bytes [start, end) of a row with i >= bpp throughout.
 static void add_costs(const uint8_t *row, const uint8_t *previous, size_t start, size_t end, size_t bpp,
                       uint64_t sums[5]) {
-    // 32-bit partial sums (at most 128 per byte) over stretches short enough not to overflow.
-    const size_t stretch = (size_t)1 << 24;
+    // 16-bit partial sums (at most 128 per byte) over stretches of 256 bytes, which cannot overflow.
+    const size_t stretch = 256;
     for (size_t from = start; from < end; from += stretch) {
         size_t to = end - from < stretch ? end : from + stretch;
-        uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+        uint16_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
         for (size_t i = from; i < to; i++) {
-            int x = row[i], a = row[i - bpp], b = previous[i], c = previous[i - bpp];
-            s0 += cost(x);
-            s1 += cost(x - a);
-            s2 += cost(x - b);
-            s3 += cost(x - ((a + b) >> 1));
-            s4 += cost(x - paeth_predictor(a, b, c));
+            int16_t x = row[i], a = row[i - bpp], b = previous[i], c = previous[i - bpp];
+            s0 += cost16(x);
+            s1 += cost16((int16_t)(x - a));
+            s2 += cost16((int16_t)(x - b));
+            s3 += cost16((int16_t)(x - ((a + b) >> 1)));
+            s4 += cost16((int16_t)(x - paeth16(a, b, c)));
         }
         sums[0] += s0;
         sums[1] += s1;
@@ -235,7 +250,7 @@ static const char *scan_stream(worker_state *state, const uint8_t *data, size_t 
 
 static void encode_band(ccpng_deflater *d, worker_state *state, band_job *job) {
     job->filtered_size = filter_band(d, state, job);
-    job->adler = (uint32_t)adler32_z(1L, state->filtered, job->filtered_size);
+    job->adler = libdeflate_adler32(1, state->filtered, job->filtered_size);
     size_t size = libdeflate_deflate_compress(state->compressor, state->filtered, job->filtered_size,
                                               job->output, d->output_capacity - 5);
     if (size == 0) {
