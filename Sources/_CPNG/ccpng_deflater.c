@@ -10,7 +10,7 @@
 // costs well under 0.1% of the size, small enough that two cores stay busy on small images.
 #define BAND_TARGET_BYTES (1u << 20)
 // Bands encoded between two writes to the sink, per worker: bounds the memory held in flight.
-#define BANDS_PER_WORKER 8
+#define BANDS_PER_WORKER 4
 #define MAX_WORKERS 64
 #define SCAN_WINDOW 32768
 
