@@ -219,7 +219,7 @@ static const char *scan_stream(worker_state *state, const uint8_t *data, size_t 
     uint64_t boundary = 0;
     int padding = -1;
     for (;;) {
-        z->next_out = state->scan_output + 0;
+        z->next_out = state->scan_output;
         z->avail_out = SCAN_WINDOW;
         int status = inflate(z, Z_BLOCK);
         if (status == Z_STREAM_END) {
