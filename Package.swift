@@ -46,7 +46,11 @@ let package = Package(
         // MARK: Implementation details (no stable API)
         // libpng and libjpeg report errors with longjmp, which Swift cannot catch: these shims keep
         // setjmp on the C side and hand Swift a status code plus the library's message.
-        .target(name: "_CPNG", linkerSettings: [.linkedLibrary("png16")]),
+        // _CPNG compresses image data itself (libdeflate, a band of rows per core; zlib for the checks).
+        .target(
+            name: "_CPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z")]
+        ),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
         .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),

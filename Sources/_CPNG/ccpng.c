@@ -1,4 +1,5 @@
 #include "ccpng.h"
+#include "ccpng_deflater.h"
 
 #include <errno.h>
 #include <png.h>
@@ -28,6 +29,9 @@ struct ccpng_reader {
     ccpng_info *owner;
 };
 
+// IDAT chunks carry at most this many bytes of the zlib stream.
+#define IDAT_CHUNK_SIZE (256u * 1024u)
+
 struct ccpng_writer {
     png_structp png;
     png_infop info;
@@ -35,7 +39,15 @@ struct ccpng_writer {
     jmp_buf jump;
     char *message;
     int finished;
+    ccpng_deflater *deflater;
+    uint8_t *idat;              // the IDAT chunk being filled
+    size_t idat_size;
 };
+
+static int host_is_little_endian(void) {
+    const uint16_t probe = 1;
+    return *(const uint8_t *)&probe == 1;
+}
 
 static void set_message(char *message, const char *text) {
     if (message) {
@@ -307,7 +319,8 @@ int ccpng_writer_open(const char *path, const ccpng_write_options *options, ccpn
         return CCPNG_ERROR;
     }
     writer->info = png_create_info_struct(writer->png);
-    if (!writer->info) {
+    writer->idat = malloc(IDAT_CHUNK_SIZE);
+    if (!writer->info || !writer->idat) {
         set_message(message, "out of memory");
         return CCPNG_ERROR;
     }
@@ -315,11 +328,6 @@ int ccpng_writer_open(const char *path, const ccpng_write_options *options, ccpn
         return CCPNG_ERROR;
     }
     png_set_write_fn(writer->png, writer->file, write_data, flush_data);
-    png_set_compression_level(writer->png, options->compression_level);
-    static const int filters[] = {PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_AVG,
-                                  PNG_FILTER_PAETH, PNG_ALL_FILTERS};
-    int filter = options->filter >= 0 && options->filter <= 5 ? filters[options->filter] : PNG_ALL_FILTERS;
-    png_set_filter(writer->png, PNG_FILTER_TYPE_BASE, filter);
     int color_type = options->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_RGB;
     png_set_IHDR(writer->png, writer->info, options->width, options->height, options->bit_depth, color_type,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
@@ -354,21 +362,64 @@ int ccpng_writer_open(const char *path, const ccpng_write_options *options, ccpn
         // libpng copied the chunks; the array itself is ours to free.
         free(unknowns);
     }
+    // libpng writes the signature, IHDR, the colour chunks and the chunks placed before the image
+    // data; the image data (IDAT) and what follows it are written below, through png_write_chunk.
     png_write_info(writer->png, writer->info);
-    if (options->bit_depth == 16) {
-        png_set_swap(writer->png);
+
+    ccpng_deflater_options deflate = {
+        .height = options->height,
+        .row_bytes = (size_t)options->width * (size_t)options->channels * (size_t)(options->bit_depth / 8),
+        .bytes_per_pixel = options->channels * (options->bit_depth / 8),
+        .swap_sixteen = options->bit_depth == 16 && host_is_little_endian(),
+        .filter = options->filter >= 0 && options->filter <= 5 ? options->filter : 5,
+        .level = options->compression_level,
+        .workers = options->workers,
+    };
+    const char *error = NULL;
+    writer->deflater = ccpng_deflater_create(&deflate, &error);
+    if (!writer->deflater) {
+        set_message(message, error);
+        return CCPNG_ERROR;
     }
     return CCPNG_OK;
 }
 
+// Writes the IDAT chunk collected so far.
+static void flush_idat(ccpng_writer *writer) {
+    if (writer->idat_size > 0) {
+        png_write_chunk(writer->png, (png_const_bytep)"IDAT", writer->idat, writer->idat_size);
+        writer->idat_size = 0;
+    }
+}
+
+// The deflater's sink: packs the zlib stream into IDAT chunks of IDAT_CHUNK_SIZE bytes (the last
+// shorter), so chunk boundaries depend on the stream alone. A write error longjmps to the caller's
+// setjmp, past the deflater, which is then unusable; the writer is failed anyway.
+static int append_idat(void *context, const uint8_t *bytes, size_t size) {
+    ccpng_writer *writer = context;
+    while (size > 0) {
+        size_t room = IDAT_CHUNK_SIZE - writer->idat_size;
+        size_t take = size < room ? size : room;
+        memcpy(writer->idat + writer->idat_size, bytes, take);
+        writer->idat_size += take;
+        bytes += take;
+        size -= take;
+        if (writer->idat_size == IDAT_CHUNK_SIZE) {
+            flush_idat(writer);
+        }
+    }
+    return 0;
+}
+
 int ccpng_writer_write_rows(ccpng_writer *writer, const void *buffer, uint32_t rows, char *message) {
     writer->message = message;
-    size_t stride = png_get_rowbytes(writer->png, writer->info);
     if (setjmp(writer->jump)) {
         return CCPNG_ERROR;
     }
-    for (uint32_t y = 0; y < rows; y++) {
-        png_write_row(writer->png, (png_const_bytep)buffer + (size_t)y * stride);
+    const char *error = ccpng_deflater_write(writer->deflater, buffer, rows, append_idat, writer);
+    if (error) {
+        set_message(message, error);
+        return CCPNG_ERROR;
     }
     return CCPNG_OK;
 }
@@ -378,7 +429,22 @@ int ccpng_writer_finish(ccpng_writer *writer, char *message) {
     if (setjmp(writer->jump)) {
         return CCPNG_ERROR;
     }
-    png_write_end(writer->png, writer->info);
+    const char *error = ccpng_deflater_finish(writer->deflater, append_idat, writer);
+    if (error) {
+        set_message(message, error);
+        return CCPNG_ERROR;
+    }
+    flush_idat(writer);
+    // What png_write_end would write here: the chunks placed after the image data, in the order they
+    // were given (libpng keeps each chunk's location reduced to one of IHDR, PLTE or AFTER_IDAT), then IEND.
+    png_unknown_chunkp unknowns = NULL;
+    int count = png_get_unknown_chunks(writer->png, writer->info, &unknowns);
+    for (int i = 0; i < count; i++) {
+        if (unknowns[i].location & PNG_AFTER_IDAT) {
+            png_write_chunk(writer->png, unknowns[i].name, unknowns[i].data, unknowns[i].size);
+        }
+    }
+    png_write_chunk(writer->png, (png_const_bytep)"IEND", NULL, 0);
     writer->finished = 1;
     FILE *file = writer->file;
     writer->file = NULL;
@@ -393,6 +459,8 @@ void ccpng_writer_close(ccpng_writer *writer) {
     if (!writer) {
         return;
     }
+    ccpng_deflater_destroy(writer->deflater);
+    free(writer->idat);
     if (writer->png) {
         png_destroy_write_struct(&writer->png, &writer->info);
     }

@@ -81,19 +81,23 @@ typedef struct ccpng_write_options {
     int32_t chrm[8];
     const ccpng_chunk *chunks;
     int chunk_count;
-    int compression_level;  // zlib level 0...9
-    int filter;             // 0 none, 1 sub, 2 up, 3 average, 4 Paeth, 5 adaptive (all)
+    int compression_level;  // 0...12, libdeflate's scale (0 stores; 1...9 as zlib's; 10...12 slower, smaller)
+    int filter;             // 0 none, 1 sub, 2 up, 3 average, 4 Paeth, 5 adaptive (per row, least sum of residuals)
+    int workers;            // threads that filter and compress bands of rows; the output does not depend on it
 } ccpng_write_options;
 
 typedef struct ccpng_writer ccpng_writer;
 
-/// Creates `path` and writes the header chunks.
+/// Creates `path` and writes the header chunks. The image data is compressed a band of rows per
+/// worker and joined into one zlib stream (see ccpng_deflater.h): the bytes depend on the image and
+/// options only, not on `workers` or on how rows are split between calls.
 int ccpng_writer_open(const char *path, const ccpng_write_options *options, ccpng_writer **writer, char *message);
 
-/// Writes the next `rows` rows from `buffer`.
+/// Writes the next `rows` rows from `buffer`; more rows in total than the image's height is an error.
 int ccpng_writer_write_rows(ccpng_writer *writer, const void *buffer, uint32_t rows, char *message);
 
-/// Writes the end of the file and closes it; the writer must still be released.
+/// Writes the end of the file and closes it; the writer must still be released. Every row must
+/// have been written.
 int ccpng_writer_finish(ccpng_writer *writer, char *message);
 
 /// Releases the writer (closing the file if finish was not reached).
