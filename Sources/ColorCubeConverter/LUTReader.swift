@@ -23,6 +23,9 @@ public enum LUTReader {
         /// True when the file has a 1D shaper before its cube (Resolve .cube, or a .3dl whose input
         /// line is not the plain ramp); the table already includes it.
         public var hasShaper = false
+        /// Set when the look was read from a lossily compressed image (a JPEG reference): that
+        /// format's name. Its compression noise is part of the look.
+        public var lossySource: String?
 
         public init(table: any CubeTable & Sendable, format: any LUTFileFormat, convertedFromProfile: String? = nil,
                     roughness: Roughness? = nil, domainMin: SIMD3<Double> = SIMD3(repeating: 0),

@@ -97,4 +97,10 @@ extension Diagnostics {
             "; raise the pixel limit if the image is genuine"
         }
     }
+
+    /// The warning for a look read from a lossily compressed reference image.
+    static func lossyReferenceWarning(path: String, format: String) -> String {
+        "\(path) was saved as \(format), which compresses with loss: its compression noise becomes part of "
+            + "the look; save the edited reference as PNG or TIFF for a clean one"
+    }
 }

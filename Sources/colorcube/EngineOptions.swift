@@ -23,6 +23,9 @@ struct EngineOptions: ParsableArguments {
         if let profile = loaded.convertedFromProfile {
             Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
         }
+        if let format = loaded.lossySource {
+            Diagnostics.warning(Diagnostics.lossyReferenceWarning(path: look, format: format))
+        }
         if let roughness = loaded.roughness, roughness.suggestsSpatialEdit {
             Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: look))
         }

@@ -79,6 +79,18 @@ import Testing
         #expect(!scratch.exists("small.bin"))
     }
 
+    @Test func aLossyReferenceIsReadWithAWarning() throws {
+        let scratch = try Scratch()
+        try CommandRunner.run(["generate", "--size", "16", "-o", scratch.file("ref.png")])
+        try JPEGFile.write(try PNGFile.read(path: scratch.file("ref.png")), to: scratch.file("ref.jpg"), quality: 95)
+        let result = try CommandRunner.run(["convert", scratch.file("ref.jpg"), "-o", scratch.file("look.cube")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("colorcube: warning: \(scratch.file("ref.jpg")) was saved as JPEG, which compresses with loss"))
+        #expect(scratch.exists("look.cube"))
+        let clean = try CommandRunner.run(["convert", scratch.file("ref.png"), "-o", scratch.file("clean.cube")])
+        #expect(!clean.stderr.contains("compresses with loss"))
+    }
+
     @Test func convertReportsBrokenInputsInOneLine() throws {
         let scratch = try Scratch()
         try Data("hello".utf8).write(to: URL(fileURLWithPath: scratch.file("notes.png")))

@@ -3,6 +3,11 @@ import ColorCubeImaging
 
 /// Reference and Hald CLUT PNGs (.png): the image a user edits, read as a cube and written from one.
 ///
+/// Any image format of `ImageCodecs` is read as a reference too (a Photoshop user may save it as
+/// a 16-bit TIFF), recognised by content; only PNG is written. A lossily compressed reference
+/// (JPEG, lossy WebP, HEIC) is read, and `Contents.lossySource` says so, since its compression
+/// noise becomes part of the look.
+///
 /// Layout: see `HaldLayout`; entry p = r + N*g + N^2*b sits at x = p mod W, y = p div W. Reading
 /// checks the image's size, brings an embedded ICC profile to sRGB, handles transparency and looks
 /// for signs of spatial edits; the table stays a view on the decoded pixels (`ReferenceTable`).
@@ -28,15 +33,17 @@ public struct HaldFormat: LUTFileFormat {
         (try? HaldLayout(cubeSize: size)) != nil
     }
 
-    /// The PNG signature.
+    /// Any image colorcube decodes, by its signature.
     public func sniff(_ head: [UInt8]) -> Bool {
-        head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        ImageCodecs.sniff(probe: FileProbe(head: head))?.isReadable == true
     }
 
     public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
         let result = try Self.decode(path: path, options: options)
-        return LUTReader.Contents(table: result.table, format: self, convertedFromProfile: result.convertedFromProfile,
-                                  roughness: result.roughness)
+        var contents = LUTReader.Contents(table: result.table, format: self,
+                                          convertedFromProfile: result.convertedFromProfile, roughness: result.roughness)
+        contents.lossySource = result.lossySource
+        return contents
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
@@ -58,14 +65,18 @@ public struct HaldFormat: LUTFileFormat {
         /// Set when colours were converted from an embedded profile: that profile's description.
         public var convertedFromProfile: String?
         public var roughness: Roughness
+        /// The image format's name when the reference was lossily compressed ("JPEG"), else nil.
+        public var lossySource: String?
     }
 
     /// Decodes the reference PNG at `path`.
     /// - Throws: `ImageError` for unreadable files, `ConversionError.wrongDimensions`,
     ///   `.sizeMismatch` and `.transparentPixels`.
     public static func decode(path: String, options: LUTReadOptions = LUTReadOptions()) throws -> Result {
-        // The one place a Hald image is decoded: swapping the image reader is this line.
-        var image = try PNGFile.read(path: path)
+        // The one place a Hald image is decoded, through the codec table: any format, by content.
+        let decoded = try ImageCodecs.read(path: path)
+        var image = decoded.image
+        let lossySource = image.metadata.isLossy ? ImageCodecs.codec(for: decoded.format)?.displayName : nil
         let layout = try validatedLayout(of: image, path: path, expectedSize: options.expectedSize)
 
         if image.hasAlpha, options.alpha == .reject {
@@ -79,7 +90,8 @@ public struct HaldFormat: LUTFileFormat {
         }
         let table = ReferenceTable(image: image, size: layout.cubeSize,
                                    premultiplied: options.alpha == .premultiply)
-        return Result(table: table, convertedFromProfile: convertedFrom, roughness: Roughness(measuring: table))
+        return Result(table: table, convertedFromProfile: convertedFrom, roughness: Roughness(measuring: table),
+                      lossySource: lossySource)
     }
 
     /// The Hald layout of a W x W image, checked against the caller's expected size.

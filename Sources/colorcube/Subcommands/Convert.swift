@@ -83,6 +83,9 @@ extension ColorCubeCommand {
                 Diagnostics.note("\(input): converted colours from its embedded profile \"\(profile)\" to sRGB "
                     + "(pass --ignore-profile to keep the code values)")
             }
+            if let format = contents.lossySource {
+                Diagnostics.warning(Diagnostics.lossyReferenceWarning(path: input, format: format))
+            }
             if let roughness = contents.roughness, roughness.suggestsSpatialEdit {
                 Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: input))
             }
