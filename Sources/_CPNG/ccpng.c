@@ -134,16 +134,26 @@ int ccpng_reader_open(const char *path, ccpng_reader **out, ccpng_info *info, ch
     reader->owner = info;
     reader->file = fopen(path, "rb");
     if (!reader->file) {
+        info->system_error = errno;
         set_message(message, strerror(errno));
         free(reader);
-        return CCPNG_ERROR;
+        return CCPNG_CANNOT_OPEN;
     }
     png_byte signature[8];
-    if (fread(signature, 1, 8, reader->file) != 8 || png_sig_cmp(signature, 0, 8) != 0) {
+    size_t signature_bytes = fread(signature, 1, 8, reader->file);
+    if (signature_bytes != 8 && ferror(reader->file)) {
+        // A folder opens on Linux and fails here (EISDIR).
+        info->system_error = errno;
+        set_message(message, strerror(errno));
+        fclose(reader->file);
+        free(reader);
+        return CCPNG_CANNOT_OPEN;
+    }
+    if (signature_bytes != 8 || png_sig_cmp(signature, 0, 8) != 0) {
         set_message(message, "not a PNG file (no PNG signature)");
         fclose(reader->file);
         free(reader);
-        return CCPNG_ERROR;
+        return CCPNG_NOT_PNG;
     }
     reader->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, reader, on_read_error, on_warning);
     if (!reader->png) {
@@ -160,7 +170,7 @@ int ccpng_reader_open(const char *path, ccpng_reader **out, ccpng_info *info, ch
         return CCPNG_ERROR;
     }
     if (setjmp(reader->jump)) {
-        return CCPNG_ERROR;
+        return CCPNG_CORRUPT;
     }
     png_set_read_fn(reader->png, reader->file, read_data);
     png_set_sig_bytes(reader->png, 8);
@@ -221,7 +231,7 @@ int ccpng_reader_open(const char *path, ccpng_reader **out, ccpng_info *info, ch
 int ccpng_reader_prepare(ccpng_reader *reader, ccpng_info *info, char *message) {
     reader->message = message;
     if (setjmp(reader->jump)) {
-        return CCPNG_ERROR;
+        return CCPNG_CORRUPT;
     }
     int color_type = info->source_color_type;
     int depth = info->source_bit_depth;
@@ -253,7 +263,7 @@ int ccpng_reader_read_rows(ccpng_reader *reader, void *buffer, uint32_t rows, ch
     }
     if (setjmp(reader->jump)) {
         free(pointers);
-        return CCPNG_ERROR;
+        return CCPNG_CORRUPT;
     }
     if (reader->owner->interlaced) {
         png_read_image(reader->png, pointers);
@@ -267,7 +277,7 @@ int ccpng_reader_read_rows(ccpng_reader *reader, void *buffer, uint32_t rows, ch
 int ccpng_reader_finish(ccpng_reader *reader, ccpng_info *info, char *message) {
     reader->message = message;
     if (setjmp(reader->jump)) {
-        return CCPNG_ERROR;
+        return CCPNG_CORRUPT;
     }
     png_read_end(reader->png, reader->end_info);
     take_chunks(reader, reader->end_info, info);

@@ -98,7 +98,13 @@ import Testing
 
     @Test func unreadableInputs() throws {
         let folder = try TemporaryDirectory()
-        #expect(throws: ImageError.self) { try HaldFormat.decode(path: folder.file("missing.png")) }
+        #expect(throws: ImageError.cannotOpen(path: folder.file("missing.png"), reason: "No such file or directory")) {
+            try HaldFormat.decode(path: folder.file("missing.png"))
+        }
+        // A folder opens on Linux; the shim reports the failed read as CCPNG_CANNOT_OPEN.
+        #expect(throws: ImageError.cannotOpen(path: folder.path, reason: "Is a directory")) {
+            try PNGFile.read(path: folder.path)
+        }
         let text = folder.file("notes.png")
         try Array("not a png".utf8).withUnsafeBytes { bytes in
             let file = try OutputFile(path: text)

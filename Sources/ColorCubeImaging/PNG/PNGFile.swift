@@ -15,7 +15,7 @@ public enum PNGFile {
         defer { ccpng_reader_close(reader) }
         let opened = message.withPointer { ccpng_reader_open(path, &reader, &info, $0) }
         guard opened == CCPNG_OK, let reader else {
-            throw openError(path: path, message: message.text)
+            throw openError(opened, path: path, message: message.text)
         }
         let width = Int(info.width), height = Int(info.height)
         try options.check(width: width, height: height, path: path)
@@ -71,13 +71,17 @@ public enum PNGFile {
         try writer.finish()
     }
 
-    private static func openError(path: String, message: String) -> ImageError {
-        if message.hasPrefix("not a PNG") { return .notAnImage(path: path) }
-        if message.contains("No such file") || message.contains("Permission denied")
-            || message.contains("Is a directory") {
+    /// The error for a failed `ccpng_reader_open`, by its status code.
+    private static func openError(_ status: Int32, path: String, message: String) -> ImageError {
+        switch status {
+        case CCPNG_NOT_PNG:
+            return .notAnImage(path: path)
+        case CCPNG_CANNOT_OPEN:
+            // The shim's message is strerror(info.system_error).
             return .cannotOpen(path: path, reason: message)
+        default:
+            return .corrupt(path: path, reason: message)
         }
-        return .corrupt(path: path, reason: message)
     }
 
     private static func colorSpace(of info: ccpng_info) -> ColorSpaceTag {

@@ -1,5 +1,6 @@
 // A small C layer over libpng for colorcube. It has no stable API: only colorcube's Swift modules
-// call it. Every function returns CCPNG_OK or CCPNG_ERROR; on error `message` holds libpng's reason.
+// call it. Every function returns CCPNG_OK or one of the CCPNG_* failures below; on failure `message`
+// holds the reason (libpng's own text where libpng gave one).
 //
 // Pixel data crosses this boundary as RGB or RGBA rows of 8-bit samples or 16-bit samples in host
 // byte order. Palette, grey and low-bit images are expanded; no gamma or colour transform is ever
@@ -11,7 +12,14 @@
 #include <stdint.h>
 
 #define CCPNG_OK 0
+/// Anything else: out of memory, or the encoder or file system failed while writing.
 #define CCPNG_ERROR 1
+/// The file could not be opened or read; `ccpng_info.system_error` holds errno.
+#define CCPNG_CANNOT_OPEN 2
+/// The file does not start with the PNG signature.
+#define CCPNG_NOT_PNG 3
+/// libpng rejected the data: corrupt or truncated.
+#define CCPNG_CORRUPT 4
 #define CCPNG_MESSAGE_SIZE 256
 
 /// An ancillary chunk carried from an input to an output untouched (text, EXIF, pHYs, ...).
@@ -42,19 +50,23 @@ typedef struct ccpng_info {
     char icc_name[80];
     ccpng_chunk *chunks;    // safe-to-copy ancillary chunks, owned by the reader
     int chunk_count;
+    int system_error;       // errno of a CCPNG_CANNOT_OPEN failure, else 0
 } ccpng_info;
 
 typedef struct ccpng_reader ccpng_reader;
 
 /// Opens `path`, reads the header chunks and fills `info` with what the file stores (size, source
 /// depth and colour type, colour chunks, metadata); allocates nothing in proportion to the size.
+/// Fails with CCPNG_CANNOT_OPEN (errno in `info->system_error`), CCPNG_NOT_PNG, CCPNG_CORRUPT or
+/// CCPNG_ERROR (out of memory).
 int ccpng_reader_open(const char *path, ccpng_reader **reader, ccpng_info *info, char *message);
 
 /// Sets up expansion to 8 or 16-bit RGB(A) and fills `info->bit_depth` and `info->channels`. This
 /// is where libpng allocates its row buffers, so callers check the declared size first.
 int ccpng_reader_prepare(ccpng_reader *reader, ccpng_info *info, char *message);
 
-/// Reads the next `rows` rows into `buffer` (rows * width * channels samples).
+/// Reads the next `rows` rows into `buffer` (rows * width * channels samples); CCPNG_CORRUPT when
+/// libpng rejects the data.
 /// An interlaced image must be read in one call with rows == height.
 int ccpng_reader_read_rows(ccpng_reader *reader, void *buffer, uint32_t rows, char *message);
 

@@ -18,7 +18,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: "The look: reference PNG, .cube, .3dl, .bin/.raw or .icc.")
+        @Argument(help: ArgumentHelp("The look, any LUT file: " + FormatArgument.readableList + "."))
         var look: String
 
         @Argument(help: "Images and folders to process.")

@@ -17,7 +17,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: "The look: edited reference PNG, .cube, .3dl, .bin/.raw or .icc.")
+        @Argument(help: ArgumentHelp("The look: an edited reference PNG or any LUT file (" + FormatArgument.readableList + ")."))
         var input: String
 
         @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG (4, 16, 64 or 256); the image must agree.")
@@ -154,6 +154,9 @@ struct FormatArgument: ExpressibleByArgument {
     }
 
     static var allValueStrings: [String] { LUTFormats.names }
+
+    /// The extensions colorcube reads, from the table: ".bin/.raw, .cube, .3dl, .png or .icc/.icm".
+    static var readableList: String { LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or") }
 }
 
 extension LUTReadOptions.AlphaHandling: ExpressibleByArgument {}

@@ -15,7 +15,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: "LUT files: reference PNG, .cube, .3dl, .bin/.raw or .icc.")
+        @Argument(help: ArgumentHelp("LUT files: " + FormatArgument.readableList + "."))
         var luts: [String]
 
         func validate() throws {

@@ -13,7 +13,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: "Looks: reference PNGs, .cube, .3dl, .bin/.raw or .icc files.")
+        @Argument(help: ArgumentHelp("Looks, any LUT files: " + FormatArgument.readableList + "."))
         var looks: [String]
 
         @Option(help: "The photo to preview (PNG or JPEG).")
