@@ -32,7 +32,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "_CAtomicWords"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging"]
         ),
         .executableTarget(
             name: "colorcube",
@@ -55,8 +55,6 @@ let package = Package(
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
         .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),
         .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif")]),
-        // Relaxed atomic word access for the engine's lazily filled colour table.
-        .target(name: "_CAtomicWords"),
         .systemLibrary(
             name: "CLittleCMS",
             pkgConfig: "lcms2",
@@ -73,7 +71,10 @@ let package = Package(
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),
     ],
-    // Swift 5 mode: the hot loops hand unsafe buffers to Dispatch's worker threads, which Swift 6's
-    // Sendable checking cannot see are partitioned; the engine's types document their thread safety.
-    swiftLanguageModes: [.v5]
+    // Swift 6 mode everywhere: the compiler checks what crosses threads. Parallel loops run through
+    // ColorCubeCore's ParallelLoop (Dispatch), locks are Synchronization's Mutex, and the few places
+    // where raw memory is shared (buffers split among worker threads, the stream's frames, the
+    // engine's lattice and colour memo) are small Sendable types that state their rule in one place
+    // (DisjointRegions, LatticeKernel, ColorMemo8).
+    swiftLanguageModes: [.v6]
 )

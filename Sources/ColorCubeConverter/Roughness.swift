@@ -1,5 +1,4 @@
 import ColorCubeCore
-import Dispatch
 import Foundation
 
 /// How rough a cube is along each axis: the mark that spatial edits (blur, noise, sharpening,
@@ -54,13 +53,14 @@ public struct Roughness: Sendable, Equatable {
         }
         let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, n / 8))
         var parts = [Part](repeating: Part(), count: workers)
-        let lock = NSLock()
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
-            let planes = (n * worker / workers)..<(n * (worker + 1) / workers)
-            let part = Self.measure(table, planes: planes)
-            lock.lock()
-            parts[worker] = part
-            lock.unlock()
+        parts.withUnsafeMutableBufferPointer { parts in
+            guard let base = parts.baseAddress else { return }
+            // Worker k writes part k only.
+            let results = DisjointRegions(base)
+            ParallelLoop.run(iterations: workers) { worker in
+                let planes = (n * worker / workers)..<(n * (worker + 1) / workers)
+                results.start(of: worker).pointee = Self.measure(table, planes: planes)
+            }
         }
         var total = Part()
         for part in parts { total.merge(part) }

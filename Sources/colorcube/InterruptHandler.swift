@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ColorCubeCore
-import Foundation
 
 /// Ends the process cleanly on Ctrl-C or a termination request: the temporary files of outputs
 /// still being written are removed, so an interrupted run leaves only complete outputs.
@@ -18,13 +17,17 @@ enum InterruptHandler {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let mask = signals
-        let waiter = Thread {
+        let status = WorkerThread.start {
             var received: Int32 = 0
             var waited = mask
             sigwait(&waited, &received)
             AtomicFile.removeTemporaryFiles()
             _exit(128 + received)
         }
-        waiter.start()
+        if status != 0 {
+            // No waiter: unblock the signals again, so that an interrupt still ends the process
+            // (without the clean-up) instead of being held forever.
+            pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+        }
     }
 }

@@ -1,14 +1,22 @@
 import Foundation
+import Synchronization
 
 /// A progress line on standard error (files done / total, images per second, time left), drawn
 /// only when standard error is a terminal and redrawn at most five times a second.
-final class ProgressLine {
+///
+/// Batch workers report from their own threads: the counts sit behind a `Mutex`, which also keeps
+/// one line from being drawn over another.
+final class ProgressLine: Sendable {
+    private struct State {
+        var done = 0
+        var lastDrawn = Date.distantPast
+        var visible = false
+    }
+
     private let total: Int
     private let enabled: Bool
     private let start = Date()
-    private var done = 0
-    private var lastDrawn = Date.distantPast
-    private var visible = false
+    private let state = Mutex(State())
 
     init(total: Int, enabled: Bool = isatty(2) == 1) {
         self.total = total
@@ -16,22 +24,26 @@ final class ProgressLine {
     }
 
     func advance() {
-        done += 1
-        guard enabled else { return }
-        let now = Date()
-        guard now.timeIntervalSince(lastDrawn) >= 0.2 || done == total else { return }
-        lastDrawn = now
-        let elapsed = now.timeIntervalSince(start)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
-        let remaining = rate > 0 ? Int((Double(total - done) / rate).rounded()) : 0
-        let eta = String(format: "%d:%02d", remaining / 60, remaining % 60)
-        Diagnostics.write("\r\u{1B}[K\(done)/\(total) images  \(String(format: "%.1f", rate))/s  ETA \(eta)")
-        visible = true
+        state.withLock { state in
+            state.done += 1
+            guard enabled else { return }
+            let now = Date()
+            guard now.timeIntervalSince(state.lastDrawn) >= 0.2 || state.done == total else { return }
+            state.lastDrawn = now
+            let elapsed = now.timeIntervalSince(start)
+            let rate = elapsed > 0 ? Double(state.done) / elapsed : 0
+            let remaining = rate > 0 ? Int((Double(total - state.done) / rate).rounded()) : 0
+            let eta = String(format: "%d:%02d", remaining / 60, remaining % 60)
+            Diagnostics.write("\r\u{1B}[K\(state.done)/\(total) images  \(String(format: "%.1f", rate))/s  ETA \(eta)")
+            state.visible = true
+        }
     }
 
     func clear() {
-        guard visible else { return }
-        Diagnostics.write("\r\u{1B}[K")
-        visible = false
+        state.withLock { state in
+            guard state.visible else { return }
+            Diagnostics.write("\r\u{1B}[K")
+            state.visible = false
+        }
     }
 }

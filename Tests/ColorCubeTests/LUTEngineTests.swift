@@ -1,6 +1,5 @@
 import ColorCubeApplier
 import ColorCubeCore
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -163,34 +162,37 @@ private func makeAllColours() -> [UInt8] {
         worst.initialize(repeating: 0, count: 256)
         differing.initialize(repeating: 0, count: 256)
         defer { worst.deallocate(); differing.deallocate() }
+        // Iteration b reads blue plane b of the output and writes slot b of each tally.
+        let worstSlots = DisjointRegions(worst), differingSlots = DisjointRegions(differing)
         output.withUnsafeBufferPointer { out in
-            splits.withUnsafeBufferPointer { splits in
-                DispatchQueue.concurrentPerform(iterations: 256) { b in
-                    guard b % planeStep == 0 || b == 255 else { return }
-                    var planeWorst = 0, planeDiffering = 0
-                    var i = 3 * 65536 * b
-                    let sb = splits[b]
-                    for g in 0..<256 {
-                        let sg = splits[g]
-                        for r in 0..<256 {
-                            let sr = splits[r]
-                            let expected = reference.interpolate(sr.node, sg.node, sb.node, sr.fraction, sg.fraction, sb.fraction)
-                            // code8 written out: this loop runs 2^24 times in debug builds.
-                            let v0 = expected.0 * 255, v1 = expected.1 * 255, v2 = expected.2 * 255
-                            let d0 = Int(out[i]) - Int(v0 < 0 ? 0 : v0 > 255 ? 255 : v0 + 0.5)
-                            let d1 = Int(out[i + 1]) - Int(v1 < 0 ? 0 : v1 > 255 ? 255 : v1 + 0.5)
-                            let d2 = Int(out[i + 2]) - Int(v2 < 0 ? 0 : v2 > 255 ? 255 : v2 + 0.5)
-                            let e = (d0 < 0 ? -d0 : d0) > (d1 < 0 ? -d1 : d1) ? (d0 < 0 ? -d0 : d0) : (d1 < 0 ? -d1 : d1)
-                            let e2 = d2 < 0 ? -d2 : d2
-                            let largest = e > e2 ? e : e2
-                            if largest > planeWorst { planeWorst = largest }
-                            planeDiffering += (d0 != 0 ? 1 : 0) + (d1 != 0 ? 1 : 0) + (d2 != 0 ? 1 : 0)
-                            i += 3
-                        }
+            guard let outBase = out.baseAddress else { return }
+            let planes = DisjointRegions(outBase, itemStride: 3 * 65536)
+            ParallelLoop.run(iterations: 256) { b in
+                guard b % planeStep == 0 || b == 255 else { return }
+                var planeWorst = 0, planeDiffering = 0
+                let out = planes.start(of: b)
+                var i = 0
+                let sb = splits[b]
+                for g in 0..<256 {
+                    let sg = splits[g]
+                    for r in 0..<256 {
+                        let sr = splits[r]
+                        let expected = reference.interpolate(sr.node, sg.node, sb.node, sr.fraction, sg.fraction, sb.fraction)
+                        // code8 written out: this loop runs 2^24 times in debug builds.
+                        let v0 = expected.0 * 255, v1 = expected.1 * 255, v2 = expected.2 * 255
+                        let d0 = Int(out[i]) - Int(v0 < 0 ? 0 : v0 > 255 ? 255 : v0 + 0.5)
+                        let d1 = Int(out[i + 1]) - Int(v1 < 0 ? 0 : v1 > 255 ? 255 : v1 + 0.5)
+                        let d2 = Int(out[i + 2]) - Int(v2 < 0 ? 0 : v2 > 255 ? 255 : v2 + 0.5)
+                        let e = (d0 < 0 ? -d0 : d0) > (d1 < 0 ? -d1 : d1) ? (d0 < 0 ? -d0 : d0) : (d1 < 0 ? -d1 : d1)
+                        let e2 = d2 < 0 ? -d2 : d2
+                        let largest = e > e2 ? e : e2
+                        if largest > planeWorst { planeWorst = largest }
+                        planeDiffering += (d0 != 0 ? 1 : 0) + (d1 != 0 ? 1 : 0) + (d2 != 0 ? 1 : 0)
+                        i += 3
                     }
-                    worst[b] = planeWorst
-                    differing[b] = planeDiffering
                 }
+                worstSlots.start(of: b).pointee = planeWorst
+                differingSlots.start(of: b).pointee = planeDiffering
             }
         }
         let maxError = (0..<256).map { worst[$0] }.max() ?? 0

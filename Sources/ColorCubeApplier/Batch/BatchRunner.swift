@@ -1,7 +1,7 @@
 import ColorCubeCore
 import ColorCubeImaging
-import Dispatch
 import Foundation
+import Synchronization
 
 /// Runs a batch with a fixed number of images in flight, so memory stays bounded by about `jobs`
 /// decoded images however large the folder. One bad file never stops the batch: its error is
@@ -38,39 +38,38 @@ public struct BatchRunner: Sendable {
         self.skipExisting = skipExisting
     }
 
-    /// Processes every job of `plan`; `report` is called once per job as it ends, one call at a time.
-    public func run(_ plan: BatchPlan, report: (BatchJob, Outcome) -> Void) -> Summary {
+    /// Processes every job of `plan`; `report` is called once per job as it ends, one call at a time
+    /// (from the worker thread that ran the job).
+    public func run(_ plan: BatchPlan, report: @Sendable (BatchJob, Outcome) -> Void) -> Summary {
         let jobsList = plan.jobs
-        let lock = NSLock()
-        var next = 0
-        var summary = Summary()
+        // The next job to hand out and the counts so far; reports are made under the same lock,
+        // which keeps them one at a time.
+        let progress = Mutex((next: 0, summary: Summary()))
         let workers = min(jobs, max(jobsList.count, 1))
         // One image splits across cores only when it is alone in flight.
         let splitImages = workers == 1
-        withoutActuallyEscaping(report) { report in
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                while true {
-                    lock.lock()
-                    let index = next
-                    next += 1
-                    lock.unlock()
-                    guard index < jobsList.count else { return }
-                    let job = jobsList[index]
-                    let outcome = process(job, parallel: splitImages)
-                    lock.lock()
+        ParallelLoop.run(iterations: workers) { _ in
+            while true {
+                let index = progress.withLock { progress in
+                    defer { progress.next += 1 }
+                    return progress.next
+                }
+                guard index < jobsList.count else { return }
+                let job = jobsList[index]
+                let outcome = process(job, parallel: splitImages)
+                progress.withLock { progress in
                     switch outcome {
                     case .done(let report):
-                        summary.done += 1
-                        summary.times += report.times
-                    case .skipped: summary.skipped += 1
-                    case .failed: summary.failed += 1
+                        progress.summary.done += 1
+                        progress.summary.times += report.times
+                    case .skipped: progress.summary.skipped += 1
+                    case .failed: progress.summary.failed += 1
                     }
                     report(job, outcome)
-                    lock.unlock()
                 }
             }
         }
-        return summary
+        return progress.withLock { $0.summary }
     }
 
     private func process(_ job: BatchJob, parallel: Bool) -> Outcome {

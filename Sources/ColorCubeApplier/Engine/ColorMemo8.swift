@@ -1,4 +1,4 @@
-import _CAtomicWords
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,10 +14,15 @@ import Glibc
 /// relaxed atomic word access: two threads that race on a colour write the same word.
 ///
 /// Results are identical to the kernel's, because they are the kernel's.
+///
+/// Sendable by promise (`@unchecked`, as the compiler cannot see through the pointer): every access
+/// to the words is a relaxed `Atomic<UInt32>` load or store, and a word only ever changes from 0 to
+/// the one value its colour has, so no ordering between threads is needed. `Atomic<UInt32>` has
+/// `UInt32`'s layout, and the mapping's zero pages are words that hold 0.
 final class ColorMemo8: @unchecked Sendable {
     static let colorCount = 1 << 24
     static let known: UInt32 = 0x8000_0000
-    private let words: UnsafeMutablePointer<UInt32>
+    private let words: UnsafeMutablePointer<Atomic<UInt32>>
     private let mapping: UnsafeMutableRawPointer
     private static let hugePage = 1 << 21
     private static let byteCount = colorCount * MemoryLayout<UInt32>.stride
@@ -33,7 +38,7 @@ final class ColorMemo8: @unchecked Sendable {
         let aligned = (Int(bitPattern: mapping) + Self.hugePage - 1) & ~(Self.hugePage - 1)
         let start = mapping + (aligned - Int(bitPattern: mapping))
         madvise(start, Self.byteCount, MADV_HUGEPAGE)
-        words = start.bindMemory(to: UInt32.self, capacity: Self.colorCount)
+        words = start.bindMemory(to: Atomic<UInt32>.self, capacity: Self.colorCount)
     }
 
     deinit {
@@ -117,12 +122,11 @@ final class ColorMemo8: @unchecked Sendable {
     /// when it is not known yet.
     @inline(__always)
     private func result(_ index: Int, kernel: LatticeKernel) -> UInt32 {
-        let slot = words + index
-        var word = cc_atomic_load_word(slot)
+        var word = words[index].load(ordering: .relaxed)
         if word == 0 {
             word = Self.compute(UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
                                 UInt8(truncatingIfNeeded: index >> 16), kernel: kernel)
-            cc_atomic_store_word(slot, word)
+            words[index].store(word, ordering: .relaxed)
         }
         return word
     }

@@ -1,5 +1,4 @@
 import ColorCubeCore
-import Dispatch
 
 /// The LUT engine every caller uses (images, video frames, resampling): a cube prepared once for
 /// fast application, with trilinear, tetrahedral or nearest interpolation and a strength mix.
@@ -15,8 +14,9 @@ import Dispatch
 /// fraction, so the 8-bit loops do no division, clamping or index arithmetic per pixel beyond
 /// three table reads.
 ///
-/// Thread safety: immutable after init; any number of threads may apply it at once.
-public final class LUTEngine: @unchecked Sendable {
+/// Thread safety: immutable after init (the colour memo fills itself atomically); any number of
+/// threads may apply it at once.
+public final class LUTEngine: Sendable {
     /// Lattice points per axis of the prepared cube.
     public let size: Int
     /// How the lattice is read between nodes.
@@ -67,16 +67,16 @@ public final class LUTEngine: @unchecked Sendable {
     public func apply(_ source: UnsafePointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>,
                       pixelCount: Int, layout: PixelLayout, parallel: Bool = true) {
         let kernel = self.kernel
+        let input = DisjointRegions(source, itemStride: layout.stride)
+        let output = DisjointRegions(destination, itemStride: layout.stride)
         if let memo {
-            forEachChunk(pixelCount, parallel: parallel) { start, count in
-                let offset = start * layout.stride
-                memo.apply(source + offset, destination + offset, count, layout, kernel: kernel)
+            ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
+                memo.apply(input.start(of: pixels), output.start(of: pixels), pixels.count, layout, kernel: kernel)
             }
             return
         }
-        forEachChunk(pixelCount, parallel: parallel) { start, count in
-            let offset = start * layout.stride
-            kernel.apply8(source + offset, destination + offset, count, layout)
+        ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
+            kernel.apply8(input.start(of: pixels), output.start(of: pixels), pixels.count, layout)
         }
     }
 
@@ -87,9 +87,10 @@ public final class LUTEngine: @unchecked Sendable {
     public func apply(_ source: UnsafePointer<UInt16>, to destination: UnsafeMutablePointer<UInt16>,
                       pixelCount: Int, layout: PixelLayout, parallel: Bool = true) {
         let kernel = self.kernel
-        forEachChunk(pixelCount, parallel: parallel) { start, count in
-            let offset = start * layout.stride
-            kernel.apply16(source + offset, destination + offset, count, layout)
+        let input = DisjointRegions(source, itemStride: layout.stride)
+        let output = DisjointRegions(destination, itemStride: layout.stride)
+        ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
+            kernel.apply16(input.start(of: pixels), output.start(of: pixels), pixels.count, layout)
         }
     }
 
@@ -100,26 +101,15 @@ public final class LUTEngine: @unchecked Sendable {
     public func apply(red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                       blue: UnsafeMutablePointer<Float>, pixelCount: Int, parallel: Bool = true) {
         let kernel = self.kernel
-        forEachChunk(pixelCount, parallel: parallel) { start, count in
-            kernel.applyPlanar(red + start, green + start, blue + start, count)
+        let reds = DisjointRegions(red), greens = DisjointRegions(green), blues = DisjointRegions(blue)
+        ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
+            kernel.applyPlanar(reds.start(of: pixels), greens.start(of: pixels), blues.start(of: pixels), pixels.count)
         }
     }
 
-    /// Runs `body` over chunks of 64k pixels on all cores: small enough to balance the load and
-    /// large enough that scheduling costs nothing measurable.
-    private func forEachChunk(_ pixelCount: Int, parallel: Bool, _ body: (Int, Int) -> Void) {
-        guard pixelCount > 0 else { return }
-        let chunk = 1 << 16
-        let chunks = (pixelCount + chunk - 1) / chunk
-        if !parallel || chunks <= 1 {
-            body(0, pixelCount)
-            return
-        }
-        DispatchQueue.concurrentPerform(iterations: chunks) { i in
-            let start = i * chunk
-            body(start, min(chunk, pixelCount - start))
-        }
-    }
+    /// Pixels per parallel chunk, 64k: small enough to balance the load across cores and large
+    /// enough that scheduling costs nothing measurable.
+    private static let chunk = 1 << 16
 
     /// The look at one colour, in Float, with strength applied: the single-pixel form of the
     /// planar kernel (input clamped to [0, 1], NaN read as 0; output not clamped).

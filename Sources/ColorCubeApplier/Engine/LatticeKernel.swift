@@ -9,11 +9,14 @@ import _Builtin_intrinsics.intel
 /// worker thread copies it and reads the shared, immutable lattice and tables. The engine owns the
 /// memory and calls `deallocate()` once.
 ///
+/// Sendable by promise (`@unchecked`): the memory behind the pointers is written only by `init`,
+/// before the kernel is shared, and only read afterwards, so any number of threads may read it.
+///
 /// Lattice entries are SIMD4<Float> (red, green, blue, alpha), red fastest: node (r, g, b) is at
 /// `r + g * greenStride + b * blueStride`. Interpolation works on a cell's lower corner `base` and
 /// the three fractions towards the next node; the cell is never past node N-2, so 1.0 is node N-2
 /// with fraction 1 and no read steps outside the lattice.
-struct LatticeKernel {
+struct LatticeKernel: @unchecked Sendable {
     /// For one 8-bit code on one axis: the lower node's lattice offset (node times the axis
     /// stride) and the fraction towards the next node.
     struct Step {

@@ -1,67 +1,64 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Dispatch
+import Synchronization
 
 /// A first-in first-out queue whose `pop` waits for an element: the hand-over between the
 /// stream's reader, processing and writer threads.
 ///
-/// Thread safety: every method may be called from any thread; a pthread mutex guards the state.
-final class BlockingQueue<Element>: @unchecked Sendable {
-    private var elements: [Element] = []
-    private var head = 0
-    private var closed = false
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-
-    init(_ initial: [Element] = []) {
-        elements = initial
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+/// Thread safety, checked by the compiler: the elements sit behind a `Mutex`, and a counting
+/// semaphore holds one signal per element pushed plus one for the close, so a `pop` that has taken
+/// a signal finds an element or the close. A `pop` that finds the queue closed passes its signal on,
+/// which wakes every present and future `pop` in turn.
+final class BlockingQueue<Element: Sendable>: Sendable {
+    private struct State: ~Copyable {
+        var elements: [Element]
+        var head = 0
+        var closed = false
     }
 
-    deinit {
-        pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
-        condition.deallocate()
-        mutex.deallocate()
+    private let state: Mutex<State>
+    private let available: DispatchSemaphore
+
+    init(_ initial: [Element] = []) {
+        state = Mutex(State(elements: initial))
+        // Created at 0 and signalled up: libdispatch stops a process that frees a semaphore whose
+        // count is below the one it was created with.
+        available = DispatchSemaphore(value: 0)
+        for _ in initial { available.signal() }
     }
 
     /// Appends `element` and wakes one waiting `pop`. Ignored once the queue is closed.
     func push(_ element: Element) {
-        pthread_mutex_lock(mutex)
-        if !closed {
-            elements.append(element)
-            pthread_cond_signal(condition)
+        let added = state.withLock { state in
+            guard !state.closed else { return false }
+            state.elements.append(element)
+            return true
         }
-        pthread_mutex_unlock(mutex)
+        if added { available.signal() }
     }
 
     /// The oldest element, waiting for one; nil once the queue is closed (even if elements remain).
     func pop() -> Element? {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        while !closed && head == elements.count {
-            pthread_cond_wait(condition, mutex)
+        available.wait()
+        let element: Element? = state.withLock { state in
+            guard !state.closed else { return nil }
+            let element = state.elements[state.head]
+            state.head += 1
+            if state.head == state.elements.count {
+                state.elements.removeAll(keepingCapacity: true)
+                state.head = 0
+            }
+            return element
         }
-        if closed { return nil }
-        let element = elements[head]
-        head += 1
-        if head == elements.count {
-            elements.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        if element == nil { available.signal() }
         return element
     }
 
     /// Makes every present and future `pop` return nil.
     func close() {
-        pthread_mutex_lock(mutex)
-        closed = true
-        pthread_cond_broadcast(condition)
-        pthread_mutex_unlock(mutex)
+        let closing = state.withLock { state in
+            defer { state.closed = true }
+            return !state.closed
+        }
+        if closing { available.signal() }
     }
 }

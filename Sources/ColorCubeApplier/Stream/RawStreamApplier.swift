@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ColorCubeCore
 
 /// Applies a look to a stream of raw video frames, as piped from and to ffmpeg
 /// (`-f rawvideo -pix_fmt FMT`): frames of exactly `width * height * format.bytesPerPixel`
@@ -74,7 +75,7 @@ public struct RawStreamApplier: Sendable {
         while let event = pipeline.inbox.pop() {
             switch event {
             case .read(let index):
-                apply(toFrame: pipeline.buffers[index])
+                apply(toFrame: pipeline.frames.start(of: index))
                 pipeline.toWriter.push(index)
             case .inputEnded(let stray):
                 strayBytes = stray

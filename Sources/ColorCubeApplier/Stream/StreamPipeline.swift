@@ -5,17 +5,19 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ColorCubeCore
 
 /// The three stages of a raw stream and the frame buffers they pass around: a reader thread fills
 /// free buffers, the caller's thread applies the look (on all cores), a writer thread writes and
-/// frees them. Buffers move by index through queues, so each is touched by one stage at a time.
+/// frees them. Buffers move by index through queues, so each is touched by one stage at a time:
+/// the frames are `DisjointRegions` items, held by whichever stage last received their index.
 ///
 /// Reader and writer hold a reference to the pipeline, so its buffers outlive a caller that has
 /// stopped early while a thread is still parked in `read` or `write`; `shutDown()` makes both
 /// threads leave at their next hand-over.
-final class StreamPipeline: @unchecked Sendable {
+final class StreamPipeline: Sendable {
     /// What the processing stage hears from the other two.
-    enum Event {
+    enum Event: Sendable {
         /// Buffer `index` holds a complete frame.
         case read(index: Int)
         /// The input ended cleanly after `strayBytes` bytes of an incomplete frame (0 when it
@@ -30,7 +32,9 @@ final class StreamPipeline: @unchecked Sendable {
     }
 
     let frameBytes: Int
-    let buffers: [UnsafeMutableRawPointer]
+    /// The frame buffers in one allocation, `frameBytes` rounded up to whole cache lines apart;
+    /// item `index` is buffer `index`.
+    let frames: DisjointRegions<UnsafeMutableRawPointer>
     /// Indices of buffers ready to be filled.
     let free: BlockingQueue<Int>
     /// Indices of processed buffers, in frame order; a negative index asks the writer to finish.
@@ -41,18 +45,20 @@ final class StreamPipeline: @unchecked Sendable {
     init(frameBytes: Int, bufferCount: Int) {
         self.frameBytes = frameBytes
         // 64-byte alignment: whole cache lines, and aligned for every sample type.
-        buffers = (0..<bufferCount).map { _ in .allocate(byteCount: frameBytes, alignment: 64) }
+        let frameStride = (frameBytes + 63) & ~63
+        frames = DisjointRegions(.allocate(byteCount: frameStride * bufferCount, alignment: 64), itemStride: frameStride)
         free = BlockingQueue(Array(0..<bufferCount))
     }
 
     deinit {
-        for buffer in buffers { buffer.deallocate() }
+        // No thread holds a frame any more: the pipeline is freed once the last stage has let go.
+        frames.start(of: 0).deallocate()
     }
 
     /// The reader stage: fills free buffers with whole frames until the input ends.
     func readFrames(from input: Int32) {
         while let index = free.pop() {
-            let (count, code) = FileDescriptorIO.read(input, into: buffers[index], count: frameBytes)
+            let (count, code) = FileDescriptorIO.read(input, into: frames.start(of: index), count: frameBytes)
             if count == frameBytes {
                 inbox.push(.read(index: index))
             } else if code != 0 {
@@ -73,7 +79,7 @@ final class StreamPipeline: @unchecked Sendable {
                 inbox.push(.drained(framesWritten: written))
                 return
             }
-            let code = FileDescriptorIO.write(output, from: buffers[index], count: frameBytes)
+            let code = FileDescriptorIO.write(output, from: frames.start(of: index), count: frameBytes)
             if code == EPIPE {
                 inbox.push(.outputClosed(framesWritten: written))
                 return

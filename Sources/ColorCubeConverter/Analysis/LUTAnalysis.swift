@@ -1,6 +1,5 @@
 import CLittleCMS
 import ColorCubeCore
-import Dispatch
 
 /// What a look does, measured over its lattice: output range, distance from the identity in
 /// CIEDE2000, roughness, and whether Core Image can take it.
@@ -114,11 +113,15 @@ public struct LUTAnalysis: Sendable {
         var planes = [Plane](repeating: Plane(), count: n)
         planes.withUnsafeMutableBufferPointer { results in
             guard let base = results.baseAddress else { return }
-            let work = { (b: Int) in
-                base[b] = measurePlane(b, of: table, measuresColour: picked[b], transform: transform, picks: picks)
+            // Iteration b writes result b only.
+            let planes = DisjointRegions(base)
+            let picked = picked
+            let work = { @Sendable (b: Int) in
+                planes.start(of: b).pointee = measurePlane(b, of: table, measuresColour: picked[b],
+                                                           transform: transform, picks: picks)
             }
             if n >= 32 {
-                DispatchQueue.concurrentPerform(iterations: n, execute: work)
+                ParallelLoop.run(iterations: n, work)
             } else {
                 (0..<n).forEach(work)
             }
@@ -178,7 +181,11 @@ public struct LUTAnalysis: Sendable {
         return plane
     }
 
-    /// sRGB (Float) to CIELAB D50 (Double), shareable across threads (no cache).
+    /// sRGB (Float) to CIELAB D50 (Double), shareable across threads.
+    ///
+    /// Sendable by promise (`@unchecked`: the handle is an opaque C pointer): the transform is made
+    /// without Little CMS's one-colour cache (`cmsFLAGS_NOCACHE`), the only state `cmsDoTransform`
+    /// writes, so concurrent calls only read it.
     private final class LabTransform: @unchecked Sendable {
         private let handle: cmsHTRANSFORM
 

@@ -3,7 +3,10 @@
 /// `ColorCube` stores Float32 values; other conformers are views on data that is already in memory
 /// in another form (the code values of a decoded reference image, the identity lattice), so that a
 /// 256-cube can be written to a file without a 268 MB Float32 copy.
-public protocol CubeTable {
+///
+/// Tables are `Sendable`: analyses read one from all cores at once, so a conformer must allow
+/// concurrent reads (every conformer is an immutable value or view).
+public protocol CubeTable: Sendable {
     /// Lattice points per axis.
     var size: Int { get }
     /// The RGBA entry at red-fastest index `index` (0..<size^3).

@@ -6,18 +6,20 @@ import Musl
 import Darwin
 #endif
 
-/// Starts detached POSIX threads for work that blocks in system calls (reading and writing
-/// pipes). Dispatch's worker pool is kept for the engine's parallel loops, where a thread parked
-/// in `read` would take a core's place.
-enum WorkerThread {
-    private final class Body {
-        let run: () -> Void
-        init(_ run: @escaping () -> Void) { self.run = run }
+/// Starts detached POSIX threads for work that waits in system calls for as long as it takes: the
+/// raw stream's reader and writer (blocked in `read` and `write` on pipes) and the interrupt
+/// handler (blocked in `sigwait`). `ParallelLoop`'s Dispatch pool is kept for computation: a pool
+/// thread parked in `read` would take a core's place there. POSIX threads rather than Foundation's
+/// `Thread` because the caller learns why a thread could not be started. No stable API.
+package enum WorkerThread {
+    private final class Body: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
     /// Runs `body` on a new detached thread.
     /// - Returns: 0, or pthread_create's error number (then `body` has not run).
-    static func start(_ body: @escaping () -> Void) -> Int32 {
+    package static func start(_ body: @escaping @Sendable () -> Void) -> Int32 {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         #if canImport(Darwin)
         var thread: pthread_t?

@@ -1,1 +1,0 @@
-#include "atomic_words.h"
