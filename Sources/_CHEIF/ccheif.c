@@ -267,7 +267,7 @@ static int configure_encoder(struct heif_encoder *encoder, const ccheif_write_op
     }
     if (error.code == heif_error_Ok && options->compression == CCHEIF_HEVC) {
         // libheif asks x265 for its "slow" preset; "medium", x265's own default, is 2.4 times as
-        // fast on photos for files under 1% larger at the same quality setting.
+        // fast on photos for files about 1% larger at the same quality setting.
         error = heif_encoder_set_parameter_string(encoder, "preset", "medium");
     }
     if (error.code == heif_error_Ok && options->threads > 0) {

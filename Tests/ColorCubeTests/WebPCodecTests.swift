@@ -234,3 +234,16 @@ import Testing
         }
     }
 }
+
+@Suite struct WebPAnimationTests {
+    /// Tests/Fixtures/animated-red-blue.webp: 40x30, two lossless frames (red, then blue), made
+    /// with libwebp's img2webp.
+    @Test func animationGivesItsFirstFrameAndCountsTheFrames() throws {
+        let image = try WebPFile.read(path: Fixtures.path("animated-red-blue.webp"))
+        #expect(image.width == 40 && image.height == 30)
+        #expect(image.metadata.imageCount == 2)
+        #expect(image.metadata.webpLossless == false, "an animation is written back as a lossy still image")
+        let pixel = (0..<image.channels).map { image.pixels[(7 * 40 + 9) * image.channels + $0] }
+        #expect(Array(pixel.prefix(3)) == [255, 0, 0])
+    }
+}

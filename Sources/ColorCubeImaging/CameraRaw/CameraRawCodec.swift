@@ -27,7 +27,7 @@ public struct CameraRawCodec: ImageCodec {
     /// Always throws: raw files are developed elsewhere first.
     /// - Throws: `ImageError.cameraRaw` naming the kind of raw file.
     public func read(path: String, options: ImageReadOptions) throws(ImageError) -> RasterImage {
-        let kind = FileProbe(path: path).flatMap { self.kind(of: $0) } ?? "raw"
+        let kind = (try? FileProbe(path: path)).flatMap { self.kind(of: $0) } ?? "raw"
         throw .cameraRaw(path: path, kind: kind)
     }
 

@@ -16,10 +16,19 @@ public final class FileProbe {
     public let head: [UInt8]
     private let descriptor: Int32?
 
-    /// A probe over the file at `path`, or nil when it cannot be opened for reading.
-    public init?(path: String) {
+    /// A probe over the file at `path`.
+    /// - Throws: `ImageError.cannotOpen` with the system's reason when it cannot be opened for
+    ///   reading.
+    public init(path: String) throws(ImageError) {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw .cannotOpen(path: path, reason: String(cString: strerror(EISDIR)))
+        }
         self.descriptor = descriptor
         var buffer = [UInt8](repeating: 0, count: Self.headSize)
         let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Self.headSize, 0) }

@@ -22,7 +22,7 @@ public enum ImageCodecs {
     /// The codec that recognises the file at `path` by content, or nil when none does or the file
     /// cannot be read.
     public static func sniff(path: String) -> (any ImageCodec)? {
-        guard let probe = FileProbe(path: path) else { return nil }
+        guard let probe = try? FileProbe(path: path) else { return nil }
         return sniff(probe: probe)
     }
 
@@ -52,9 +52,7 @@ public enum ImageCodecs {
     ///   recognises it, else the codec's error (`.cameraRaw` for camera raw files).
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions())
         throws(ImageError) -> (image: RasterImage, format: ImageFormat) {
-        guard let probe = FileProbe(path: path) else {
-            throw .cannotOpen(path: path, reason: "no such file or not readable")
-        }
+        let probe = try FileProbe(path: path)
         guard !probe.head.isEmpty else { throw .notAnImage(path: path) }
         guard let codec = sniff(probe: probe) else { throw .notAnImage(path: path) }
         return (try codec.read(path: path, options: options), codec.format)
