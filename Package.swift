@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "ColorCubeCore"),
         .target(
             name: "ColorCubeImaging",
-            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeGenerator",
@@ -48,6 +48,7 @@ let package = Package(
         // setjmp on the C side and hand Swift a status code plus the library's message.
         .target(name: "_CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // Relaxed atomic word access for the engine's lazily filled colour table.
         .target(name: "_CAtomicWords"),
         .systemLibrary(

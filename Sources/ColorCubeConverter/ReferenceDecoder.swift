@@ -39,7 +39,7 @@ public enum ReferenceDecoder {
     /// - Throws: `ImageError` for unreadable files, `ConversionError.wrongDimensions`,
     ///   `.sizeMismatch` and `.transparentPixels`.
     public static func decode(path: String, options: Options = Options()) throws -> Result {
-        var image = try PNGFile.read(path: path)
+        var image = try ImageCodecs.read(path: path).image
         let layout = try validatedLayout(of: image, path: path, expectedSize: options.expectedSize)
 
         if image.hasAlpha, options.alpha == .reject {

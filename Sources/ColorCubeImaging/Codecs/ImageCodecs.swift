@@ -9,6 +9,7 @@ public enum ImageCodecs {
         PNGCodec(),
         JPEGCodec(),
         CameraRawCodec(),
+        TIFFCodec(),
     ]
 
     /// The codec of `format`, or nil for a format not in the table.
