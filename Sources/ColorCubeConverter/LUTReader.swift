@@ -59,10 +59,10 @@ public enum LUTReader {
         }
     }
 
-    /// The format told by content: PNG signature, an ICC header, or text with LUT_3D_SIZE.
+    /// The format told by content: an image colorcube decodes (a Hald reference), an ICC header, or text with LUT_3D_SIZE.
     static func sniff(_ path: String) -> LUTFormat? {
         guard let head = BinaryFile.readPrefix(path: path, count: 4096) else { return nil }
-        if ImageFormat(signature: head) == .png { return .hald }
+        if ImageCodecs.sniff(probe: FileProbe(head: head))?.isReadable == true { return .hald }
         if head.count >= 40, head[36..<40].elementsEqual(Array("acsp".utf8)) { return .icc }
         let text = String(decoding: head, as: UTF8.self)
         if text.contains("LUT_3D_SIZE") || text.contains("LUT_1D_SIZE") { return .cube }
