@@ -146,7 +146,9 @@ import Testing
         let source = folder.file("source.png")
         try PNGFile.write(Self.pattern(width: 150, height: 100, channels: 3, bits: 16), to: source)
         try Self.run(convert, [source] + options + [folder.file("in.tif")])
-        try Self.run(convert, [folder.file("in.tif"), folder.file("same.png")])
+        // ImageMagick's palette entries are 16-bit values, which its 8-bit PNG would round.
+        let target = options.contains("palette") ? "PNG48:" + folder.file("same.png") : folder.file("same.png")
+        try Self.run(convert, [folder.file("in.tif"), target])
         let tiff = try TIFFFile.read(path: folder.file("in.tif"))
         let png = try PNGFile.read(path: folder.file("same.png"))
         #expect(tiff.channels == png.channels && tiff.bitDepth == png.bitDepth, "\(options)")
