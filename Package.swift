@@ -20,7 +20,7 @@ let package = Package(
         .target(name: "ColorCubeCore"),
         .target(
             name: "ColorCubeImaging",
-            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CWebP", "_CHEIF", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "_CWebP", "_CHEIF", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeGenerator",
@@ -52,6 +52,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z")]
         ),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
         .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),
         .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif")]),
