@@ -26,7 +26,7 @@ enum TIFFExifBlock {
     /// The EXIF block of the classic TIFF at `path` (whose byte order is given), or nil when its
     /// main directory points to neither an EXIF nor a GPS directory that can be read.
     static func read(path: String, bigEndian: Bool) -> [UInt8]? {
-        guard let probe = FileProbe(path: path) else { return nil }
+        guard let probe = try? FileProbe(path: path) else { return nil }
         let copier = TIFFDirectoryCopier(read: { probe.read(at: $0, count: $1) },
                                          sourceBigEndian: bigEndian, targetBigEndian: false)
         let header = probe.read(at: 4, count: 4)
