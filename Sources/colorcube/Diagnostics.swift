@@ -1,4 +1,5 @@
 import ArgumentParser
+import ColorCubeCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -50,14 +51,32 @@ extension Diagnostics {
         } catch let error as ValidationError {
             throw error
         } catch {
-            Diagnostics.error(String(describing: error))
+            Diagnostics.error(String(describing: error) + advice(for: error))
             throw ExitCode.failure
         }
     }
 
     /// The message for a failure with one file; errors that do not name a file get its path.
     static func message(for error: any Error, path: String) -> String {
-        let text = String(describing: error)
+        let text = String(describing: error) + advice(for: error)
         return text.contains(path) ? text : "\(path): \(text)"
+    }
+
+    /// "; " and what to type about a library error's remedy, or "" when it has none.
+    static func advice(for error: any Error) -> String {
+        guard let error = error as? any ColorCubeError, let remedy = error.remedy else { return "" }
+        return "; " + advice(for: remedy)
+    }
+
+    static func advice(for remedy: ErrorRemedy) -> String {
+        switch remedy {
+        case .ignoreProfile: "pass --ignore-profile to keep the code values as stored"
+        case .resample: "pass --resample N to resample the cube"
+        case .chooseSize: "choose another size with --size"
+        case .premultiplyAlpha: "pass --alpha premultiply to premultiply the transparency"
+        case .rawFrames: "read it as raw frames with --raw WxH --pixel-format FMT"
+        case .raisePixelLimit: "raise the limit with --max-pixels N (or \(PixelLimit.environmentVariable)=N)"
+        case .developRaw: "develop the camera raw file into a TIFF, PNG or JPEG first"
+        }
     }
 }

@@ -5,15 +5,20 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ColorCubeCore
 
 /// Why a raw frame stream stopped. Every case that can happen after frames went out says how
 /// many complete frames were written first.
 ///
 /// A reader that closes the output early (EPIPE) is not an error: `RawStreamApplier.run` returns
 /// normally in that case.
-public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum StreamError: ColorCubeError, Equatable {
     /// Width or height not positive, or a frame too large to address.
     case invalidFrameSize(width: Int, height: Int)
+    /// The frame size is over the pixel limit; nothing was allocated or read.
+    case pixelLimit(PixelLimitError)
+    /// The system refused memory for `frames` buffers of `frameBytes` bytes; nothing was read.
+    case outOfMemory(frameBytes: Int, frames: Int)
     /// The input ended inside a frame: the complete frames before it were written, the stray
     /// bytes were not.
     case partialFrame(strayBytes: Int, framesWritten: Int)
@@ -24,11 +29,26 @@ public enum StreamError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reader or writer thread could not be started (`pthread_create` returned `errno`).
     case threadUnavailable(errno: Int32)
 
+    /// The stream names no file of its own; a pixel-limit refusal names what it checked.
+    public var path: String? {
+        if case .pixelLimit(let error) = self { return error.path }
+        return nil
+    }
+
+    public var remedy: ErrorRemedy? {
+        if case .pixelLimit(let error) = self { return error.remedy }
+        return nil
+    }
+
     /// A message for the user: what happened and what to check.
     public var description: String {
         switch self {
         case .invalidFrameSize(let width, let height):
             "invalid frame size \(width)x\(height): width and height must be positive and a frame must fit in memory"
+        case .pixelLimit(let error):
+            error.description
+        case .outOfMemory(let bytes, let frames):
+            "cannot hold \(frames) frames of \(bytes) bytes in memory: the system refused the allocation"
         case .partialFrame(let stray, let written):
             "the input ended \(stray) bytes into a frame (\(stray) stray bytes after \(written) complete "
                 + "frames, which were written); check --raw and --pixel-format against the producer's"

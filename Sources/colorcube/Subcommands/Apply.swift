@@ -49,6 +49,8 @@ extension ColorCubeCommand {
 
         @OptionGroup var rawOptions: RawStreamOptions
 
+        @OptionGroup var limits: LimitOptions
+
         func validate() throws {
             if rawOptions.raw != nil {
                 let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"),
@@ -72,6 +74,10 @@ extension ColorCubeCommand {
 
         func run() throws {
             try Diagnostics.reportingFailures {
+                if let size = rawOptions.frameSize {
+                    // Before the look is read: an absurd frame size costs nothing but this message.
+                    try limits.pixelLimit.check(width: size.width, height: size.height, path: rawOptions.streamName)
+                }
                 let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile)
                 if rawOptions.raw != nil {
                     try runRaw(engine: engine)
@@ -102,7 +108,9 @@ extension ColorCubeCommand {
             }
             progress.clear()
             if !plan.singleFile {
-                Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed")
+                let removed = summary.temporariesRemoved
+                Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed"
+                    + (removed > 0 ? "; removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run" : ""))
             }
             if benchmark {
                 let t = summary.times
