@@ -38,15 +38,27 @@ final class StreamPipeline: @unchecked Sendable {
     /// Events for the processing stage, from both other stages.
     let inbox = BlockingQueue<Event>()
 
-    init(frameBytes: Int, bufferCount: Int) {
+    /// Allocates `bufferCount` frames of `frameBytes` bytes.
+    /// - Throws: `StreamError.outOfMemory` when the system refuses the memory (the frame size is
+    ///   declared by the user, so this is an error to report, not a reason to crash).
+    init(frameBytes: Int, bufferCount: Int) throws(StreamError) {
         self.frameBytes = frameBytes
-        // 64-byte alignment: whole cache lines, and aligned for every sample type.
-        buffers = (0..<bufferCount).map { _ in .allocate(byteCount: frameBytes, alignment: 64) }
+        var allocated: [UnsafeMutableRawPointer] = []
+        for _ in 0..<bufferCount {
+            // 64-byte alignment: whole cache lines, and aligned for every sample type.
+            var buffer: UnsafeMutableRawPointer?
+            guard posix_memalign(&buffer, 64, frameBytes) == 0, let buffer else {
+                for earlier in allocated { releaseFrameBuffer(earlier) }
+                throw .outOfMemory(frameBytes: frameBytes, frames: bufferCount)
+            }
+            allocated.append(buffer)
+        }
+        buffers = allocated
         free = BlockingQueue(Array(0..<bufferCount))
     }
 
     deinit {
-        for buffer in buffers { buffer.deallocate() }
+        for buffer in buffers { releaseFrameBuffer(buffer) }
     }
 
     /// The reader stage: fills free buffers with whole frames until the input ends.
@@ -92,4 +104,10 @@ final class StreamPipeline: @unchecked Sendable {
         toWriter.close()
         inbox.close()
     }
+}
+
+/// Returns a frame buffer from `posix_memalign` (outside the pipeline, whose `free` queue would
+/// shadow the C function).
+private func releaseFrameBuffer(_ buffer: UnsafeMutableRawPointer) {
+    free(buffer)
 }

@@ -74,7 +74,7 @@ public struct HaldFormat: LUTFileFormat {
     ///   `.sizeMismatch` and `.transparentPixels`.
     public static func decode(path: String, options: LUTReadOptions = LUTReadOptions()) throws -> Result {
         // The one place a Hald image is decoded, through the codec table: any format, by content.
-        let decoded = try ImageCodecs.read(path: path)
+        let decoded = try ImageCodecs.read(path: path, options: ImageReadOptions(limit: options.pixelLimit))
         var image = decoded.image
         let lossySource = image.metadata.isLossy ? ImageCodecs.codec(for: decoded.format)?.displayName : nil
         let layout = try validatedLayout(of: image, path: path, expectedSize: options.expectedSize)
