@@ -18,7 +18,8 @@ enum DeclaredSize {
     /// Width times height from a PNG's IHDR, which must be the first chunk (bytes 16...23).
     static func png(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         guard bytes.count >= 24 else { return nil }
-        return bigEndian(bytes, at: 16, count: 4) * bigEndian(bytes, at: 20, count: 4)
+        let (pixels, overflow) = bigEndian(bytes, at: 16, count: 4).multipliedReportingOverflow(by: bigEndian(bytes, at: 20, count: 4))
+        return overflow ? Int.max : pixels
     }
 
     /// Width times height from the largest frame header (SOFn) among the JPEG's marker segments.
