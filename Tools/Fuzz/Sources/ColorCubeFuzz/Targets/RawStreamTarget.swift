@@ -22,8 +22,15 @@ extension FuzzTarget {
             let input = open(path, O_RDONLY)
             guard input >= 0 else { fatalError("cannot open the scratch file: errno \(errno)") }
             defer { close(input) }
+            let threadsBefore = RawStreamEngines.threadCount()
             let result = Result { () throws(StreamError) -> Int in
                 try applier.run(input: input, output: RawStreamEngines.sink)
+            }
+            // The reader and writer are detached threads that drop their share of the stream's
+            // buffers just after `run` returns; libFuzzer's leak check after each input would
+            // race with them. Wait (at most 20 ms) until they are gone.
+            for _ in 0..<20 where RawStreamEngines.threadCount() > threadsBefore {
+                usleep(1000)
             }
             guard let frameBytes = applier.frameBytes else { fatalError("frame size refused") }
             // The framing promise: every whole frame written, a partial one reported.
@@ -56,6 +63,17 @@ enum RawStreamEngines {
         guard descriptor >= 0 else { fatalError("cannot open /dev/null: errno \(errno)") }
         return descriptor
     }()
+
+    /// The process's threads, from /proc/self/task.
+    static func threadCount() -> Int {
+        guard let folder = opendir("/proc/self/task") else { return 0 }
+        defer { closedir(folder) }
+        var count = 0
+        while let entry = readdir(folder) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
+    }
 
     private static var fallback: ColorCube {
         guard let cube = try? ColorCube.identity(size: 2) else { fatalError("no identity cube") }
