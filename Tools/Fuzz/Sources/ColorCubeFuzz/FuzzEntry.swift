@@ -23,8 +23,15 @@ enum FuzzEntry {
             exit(name == "list" ? 0 : 2)
         }
         selected = target
-        var argc = CommandLine.argc
-        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+        // The fuzzer's flags are its command line: a flag the target needs is added to it. The
+        // strings live until exit.
+        var arguments = (0..<Int(CommandLine.argc)).map { CommandLine.unsafeArgv[$0] }
+        if !target.checksLeaksPerInput { arguments.append(strdup("-detect_leaks=0")) }
+        arguments.append(nil)
+        var argc = Int32(arguments.count - 1)
+        let vector = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: arguments.count)
+        vector.initialize(from: arguments, count: arguments.count)
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = vector
         exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
             FuzzEntry.selected?.run(UnsafeBufferPointer(start: data, count: size))
             return 0

@@ -5,6 +5,15 @@
 struct FuzzTarget {
     /// The target's name, as FUZZ_TARGET and the corpus folder spell it.
     let name: String
+    /// False for code that leaves threads finishing after it returns: libFuzzer's leak check after
+    /// each input then races with them. Leaks are still checked once, when the process exits.
+    var checksLeaksPerInput = true
     /// Feeds one input to the code under test.
     let run: (UnsafeBufferPointer<UInt8>) -> Void
+
+    init(name: String, checksLeaksPerInput: Bool = true, run: @escaping (UnsafeBufferPointer<UInt8>) -> Void) {
+        self.name = name
+        self.checksLeaksPerInput = checksLeaksPerInput
+        self.run = run
+    }
 }
