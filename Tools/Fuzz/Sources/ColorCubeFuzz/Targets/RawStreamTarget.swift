@@ -12,7 +12,7 @@ extension FuzzTarget {
     /// file and written to /dev/null. A partial last frame must be an error, never a short write.
     /// The stream's reader and writer are detached threads that let go of its buffers just after
     /// `run` returns, so leaks are checked at exit rather than after each input (where the check
-    /// raced with them: 4 reports in 230,000 inputs that replaying never repeated).
+    /// raced with them: 4 reports in 240,000 inputs that replaying never repeated).
     static let rawStream = FuzzTarget(name: "stream", checksLeaksPerInput: false) { bytes in
         guard bytes.count >= 3 else { return }
         let formats = RawPixelFormat.allCases
