@@ -250,7 +250,7 @@ import Testing
         try Self.writePhoto(scratch.file("photo.png"))
         let result = try CommandRunner.run(["apply", look, scratch.file("photo.png"), "-o", scratch.file("photo.gif")])
         #expect(result.status == 1)
-        #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("photo.gif")): colorcube writes PNG and JPEG images; name the output .png or .jpg, or give a folder\n")
+        #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("photo.gif")): colorcube writes images named .png, .jpg, .tif, or into a folder\n")
         #expect(!scratch.exists("photo.gif"))
     }
 
