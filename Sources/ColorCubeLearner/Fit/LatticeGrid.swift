@@ -42,4 +42,17 @@ struct LatticeGrid {
             }
         }
     }
+
+    /// The slots of the real nodes as runs along red (one per green and blue), in storage order.
+    var runs: [Range<Int>] {
+        var result: [Range<Int>] = []
+        result.reserveCapacity(size * size)
+        for b in 0..<size {
+            for g in 0..<size {
+                let first = slot(0, g, b)
+                result.append(first..<(first + size))
+            }
+        }
+        return result
+    }
 }

@@ -31,7 +31,7 @@ enum LatticeSolver {
 
     static let ridge = 1e-9
     /// Relative residual at which a size counts as solved.
-    static let tolerance = Double(ProcessInfo.processInfo.environment["CC_TOL"] ?? "1e-7") ?? 1e-7
+    static let tolerance = Double(ProcessInfo.processInfo.environment["CC_TOL"] ?? "1e-6") ?? 1e-6
 
     static func solve(tally: [ColorTally.Entry], pixels: Int, size: Int, smoothness: Double) -> Solution {
         var sizes = [size]
@@ -73,12 +73,16 @@ enum LatticeSolver {
         let grid = equations.grid
         let n = grid.size
         let lambda = smoothness * Double(n - 1)
-        let stencil: [Int] = (0..<27).map { grid.offset($0 % 3 - 1, $0 / 3 % 3 - 1, $0 / 9 - 1) }
         let last = Double(n - 1)
-
-        // Right-hand side with the ridge's pull to the identity, and the diagonal.
-        var b = equations.rhs
-        var inverseDiagonal = [Double](repeating: 0, count: grid.slotCount)
+        let count = grid.slotCount
+        // Work vectors over the padded lattice; the ghost slots stay zero throughout.
+        let b = Vector(count), inverseDiagonal = UnsafeMutablePointer<Double>.allocate(capacity: count)
+        let x = Vector(count), r = Vector(count), z = Vector(count), p = Vector(count), q = Vector(count)
+        defer {
+            for v in [b, x, r, z, p, q] { v.deallocate() }
+            inverseDiagonal.deallocate()
+        }
+        inverseDiagonal.initialize(repeating: 0, count: count)
         func penaltyDiagonal(_ k: Int) -> Double {
             var sum = 0.0
             for row in (k - 1)...(k + 1) where row >= 1 && row <= n - 2 { sum += row == k ? 4 : 1 }
@@ -86,81 +90,111 @@ enum LatticeSolver {
         }
         let axisDiagonal = (0..<n).map(penaltyDiagonal)
         equations.matrix.withUnsafeBufferPointer { m in
-            grid.forEachNode { slot, r, g, bl in
-                b[slot] += ridge * SIMD4(Double(r) / last, Double(g) / last, Double(bl) / last, 0)
-                let diagonal = m[slot * 27 + 13] + lambda * (axisDiagonal[r] + axisDiagonal[g] + axisDiagonal[bl]) + ridge
+            grid.forEachNode { slot, red, green, blue in
+                // The ridge pulls towards the identity.
+                b[slot] = equations.rhs[slot] + ridge * SIMD4(Double(red) / last, Double(green) / last, Double(blue) / last, 0)
+                x[slot] = start[slot]
+                let diagonal = m[slot * 27 + 13] + lambda * (axisDiagonal[red] + axisDiagonal[green] + axisDiagonal[blue]) + ridge
                 inverseDiagonal[slot] = 1 / diagonal
             }
         }
-
-        var x = start
-        var r = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
-        var z = r, p = r, q = r
-        multiply(equations, stencil: stencil, lambda: lambda, x, into: &q)
+        let runs = grid.runs
+        multiply(equations, lambda: lambda, x, into: q)
         var rz = SIMD4<Double>.zero, bb = SIMD4<Double>.zero
-        grid.forEachNode { slot, _, _, _ in
-            r[slot] = b[slot] - q[slot]
-            z[slot] = r[slot] * inverseDiagonal[slot]
-            p[slot] = z[slot]
-            rz += r[slot] * z[slot]
-            bb += b[slot] * b[slot]
+        for run in runs {
+            for slot in run {
+                r[slot] = b[slot] - q[slot]
+                z[slot] = r[slot] * inverseDiagonal[slot]
+                p[slot] = z[slot]
+                rz += r[slot] * z[slot]
+                bb += b[slot] * b[slot]
+            }
         }
         let limit = (tolerance * tolerance) * bb
         let maximum = Int(ProcessInfo.processInfo.environment["CC_MAX"] ?? "") ?? (40 * n + 200)
         var iteration = 0
         while iteration < maximum {
             var rr = SIMD4<Double>.zero
-            grid.forEachNode { slot, _, _, _ in rr += r[slot] * r[slot] }
+            for run in runs { for slot in run { rr += r[slot] * r[slot] } }
             if all((rr .<= limit) .| (bb .== 0)) { break }
             iteration += 1
-            multiply(equations, stencil: stencil, lambda: lambda, p, into: &q)
+            multiply(equations, lambda: lambda, p, into: q)
             var pq = SIMD4<Double>.zero
-            grid.forEachNode { slot, _, _, _ in pq += p[slot] * q[slot] }
+            for run in runs { for slot in run { pq += p[slot] * q[slot] } }
             let alpha = (rz / pq).replacing(with: 0, where: pq .== 0)
             var rzNext = SIMD4<Double>.zero
-            grid.forEachNode { slot, _, _, _ in
-                x[slot] += alpha * p[slot]
-                r[slot] -= alpha * q[slot]
-                z[slot] = r[slot] * inverseDiagonal[slot]
-                rzNext += r[slot] * z[slot]
+            for run in runs {
+                for slot in run {
+                    x[slot] += alpha * p[slot]
+                    r[slot] -= alpha * q[slot]
+                    z[slot] = r[slot] * inverseDiagonal[slot]
+                    rzNext += r[slot] * z[slot]
+                }
             }
             let beta = (rzNext / rz).replacing(with: 0, where: rz .== 0)
             rz = rzNext
-            grid.forEachNode { slot, _, _, _ in p[slot] = z[slot] + beta * p[slot] }
+            for run in runs { for slot in run { p[slot] = z[slot] + beta * p[slot] } }
         }
-        return (x, iteration)
+        return (Array(UnsafeBufferPointer(start: x.base, count: count)), iteration)
     }
 
     /// y = (M + lambda K + eps I) x, K the second-difference penalty along each axis.
-    static func multiply(_ equations: NormalEquations, stencil: [Int], lambda: Double,
-                         _ x: [SIMD4<Double>], into y: inout [SIMD4<Double>]) {
+    static func multiply(_ equations: NormalEquations, lambda: Double, _ x: Vector, into y: Vector) {
         let grid = equations.grid
         let n = grid.size
-        equations.matrix.withUnsafeBufferPointer { m in
-            x.withUnsafeBufferPointer { xs in
-                y.withUnsafeMutableBufferPointer { ys in
-                    stencil.withUnsafeBufferPointer { offsets in
-                        grid.forEachNode { slot, _, _, _ in
-                            var sum = ridge * xs[slot]
-                            let row = slot * 27
-                            for k in 0..<27 { sum += m[row + k] * xs[slot + offsets[k]] }
-                            ys[slot] = sum
-                        }
-                    }
-                    guard lambda > 0, n >= 3 else { return }
-                    for stride in [1, grid.greenStride, grid.blueStride] {
-                        // Every line of nodes along this axis.
-                        grid.forEachNode { slot, r, g, b in
-                            let position = stride == 1 ? r : stride == grid.greenStride ? g : b
-                            guard position >= 1, position <= n - 2 else { return }
-                            let d = lambda * (xs[slot - stride] - 2 * xs[slot] + xs[slot + stride])
-                            ys[slot - stride] += d
-                            ys[slot] -= 2 * d
-                            ys[slot + stride] += d
-                        }
+        let stencil: [Int] = (0..<27).map { grid.offset($0 % 3 - 1, $0 / 3 % 3 - 1, $0 / 9 - 1) }
+        equations.matrix.withUnsafeBufferPointer { matrix in
+            stencil.withUnsafeBufferPointer { offsets in
+                guard let m = matrix.baseAddress, let o = offsets.baseAddress else { return }
+                for run in grid.runs {
+                    for slot in run {
+                        var sum = ridge * x[slot]
+                        let row = m + slot &* 27
+                        for k in 0..<27 { sum += row[k] * x[slot &+ o[k]] }
+                        y[slot] = sum
                     }
                 }
             }
         }
+        guard lambda > 0, n >= 3 else { return }
+        // Each second difference d along an axis adds lambda * (d, -2d, d) to its three nodes.
+        for b in 0..<n {
+            for g in 0..<n {
+                let first = grid.slot(0, g, b)
+                for stride in [1, grid.greenStride, grid.blueStride] {
+                    let position = stride == 1 ? 0 : stride == grid.greenStride ? g : b
+                    if stride == 1 {
+                        for slot in (first + 1)..<(first + n - 1) { addSecondDifference(x, y, slot, stride, lambda) }
+                    } else if position >= 1 && position <= n - 2 {
+                        for slot in first..<(first + n) { addSecondDifference(x, y, slot, stride, lambda) }
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    private static func addSecondDifference(_ x: Vector, _ y: Vector, _ slot: Int, _ stride: Int, _ lambda: Double) {
+        let d = lambda * (x[slot &- stride] - 2 * x[slot] + x[slot &+ stride])
+        y[slot &- stride] += d
+        y[slot] -= 2 * d
+        y[slot &+ stride] += d
+    }
+}
+
+/// A zero-initialised vector of per-node RGB values (a zero fourth lane), freed by its owner.
+struct Vector {
+    let base: UnsafeMutablePointer<SIMD4<Double>>
+
+    init(_ count: Int) {
+        base = .allocate(capacity: count)
+        base.initialize(repeating: .zero, count: count)
+    }
+
+    func deallocate() { base.deallocate() }
+
+    subscript(slot: Int) -> SIMD4<Double> {
+        @inline(__always) get { base[slot] }
+        @inline(__always) nonmutating set { base[slot] = newValue }
     }
 }
