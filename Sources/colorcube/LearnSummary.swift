@@ -17,7 +17,6 @@ enum LearnSummary {
         Diagnostics.note("fit on the pairs: CIEDE2000 mean \(Diagnostics.decimal(report.meanDeltaE, places: 2)), "
             + "99th percentile \(Diagnostics.decimal(report.percentile99DeltaE, places: 2)) "
             + "(over \(report.measuredPixels) pixels)")
-        Diagnostics.note("iterations \(result.iterations)")
         for warning in report.warnings {
             Diagnostics.warning(warning.description)
         }
