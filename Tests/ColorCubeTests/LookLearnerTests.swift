@@ -11,9 +11,10 @@ enum LearnBench {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The photos in `folder` (default LUTs/samples), 8-bit RGB, sorted by name.
-    static func photos(_ folder: String? = nil) throws -> [(name: String, image: RasterImage)] {
-        let folder = folder ?? root.appendingPathComponent("LUTs/samples").path
+    /// The photos in COLORCUBE_LEARN_PHOTOS (Tools/bench-learn sets it), else LUTs/samples, sorted by name.
+    static func photos() throws -> [(name: String, image: RasterImage)] {
+        let folder = ProcessInfo.processInfo.environment["COLORCUBE_LEARN_PHOTOS"]
+            ?? root.appendingPathComponent("LUTs/samples").path
         let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }
         return try names.sorted().map { name in
             var image = try ImageApplier.read(folder + "/" + name).image
