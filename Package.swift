@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ColorCubeGenerator", targets: ["ColorCubeGenerator"]),
         .library(name: "ColorCubeConverter", targets: ["ColorCubeConverter"]),
         .library(name: "ColorCubeApplier", targets: ["ColorCubeApplier"]),
+        .library(name: "ColorCubeLearner", targets: ["ColorCubeLearner"]),
         .executable(name: "colorcube", targets: ["colorcube"]),
     ],
     dependencies: [
@@ -34,11 +35,15 @@ let package = Package(
             name: "ColorCubeApplier",
             dependencies: ["ColorCubeCore", "ColorCubeImaging", "_CAtomicWords"]
         ),
+        .target(
+            name: "ColorCubeLearner",
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeApplier"]
+        ),
         .executableTarget(
             name: "colorcube",
             dependencies: [
                 "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeApplier",
+                "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -69,7 +74,7 @@ let package = Package(
             name: "ColorCubeTests",
             dependencies: [
                 "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeApplier", "CLittleCMS",
+                "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),

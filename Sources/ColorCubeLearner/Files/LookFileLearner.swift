@@ -1,0 +1,95 @@
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeImaging
+import Foundation
+
+/// Learns a look from before/after image files or folders and writes it as any LUT format: what
+/// `colorcube learn` runs.
+public enum LookFileLearner {
+    /// What was learned and from what.
+    public struct Result: Sendable {
+        public var pairs: ImagePairs
+        public var cube: ColorCube
+        public var report: LearnReport
+        /// Conjugate-gradient iterations per lattice size, coarsest first.
+        public var iterations: [Int]
+    }
+
+    /// The lattice size a format gets unless one is asked for: 64 for Core Image data and Hald
+    /// PNGs (the reference size), 33 for the text and ICC formats.
+    public static func defaultSize(for format: LUTFormat) -> Int {
+        switch format {
+        case .raw, .hald: 64
+        case .cube, .threeDL, .icc: 33
+        }
+    }
+
+    /// Pairs `before` with `after` (two images or two folders, see `ImagePairs`), learns the look
+    /// and writes it to `output` atomically in `format`. Each pair is decoded (the two images at
+    /// once), summed by colour and dropped before the next is read.
+    /// - Parameter size: lattice points per axis; nil takes `defaultSize(for:)`.
+    /// - Throws: `LearnError` (pairing, different pixel sizes: checked before anything is
+    ///   written), `ImageError` for an unreadable image, `ConversionError` when the format cannot
+    ///   hold the size, `SafetyError` when `output` is an input. Nothing is written on failure.
+    public static func learn(before: String, after: String, output: String, format: LUTFormat,
+                             size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness) throws -> Result {
+        let size = size ?? defaultSize(for: format)
+        guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
+        try LUTWriter.validate(size: size, format: format, options: LUTWriter.Options(), path: output)
+        let pairs = try ImagePairs.find(before: before, after: after)
+        try OutputSafety.refuseOverwritingInput(output: output, inputs: pairs.pairs.flatMap { [$0.before, $0.after] })
+        let learner = LookLearner()
+        for pair in pairs.pairs {
+            let (beforeImage, afterImage) = try readBoth(pair)
+            guard beforeImage.width == afterImage.width, beforeImage.height == afterImage.height else {
+                throw LearnError.sizeMismatch(before: pair.before, beforeWidth: beforeImage.width,
+                                              beforeHeight: beforeImage.height, after: pair.after,
+                                              afterWidth: afterImage.width, afterHeight: afterImage.height)
+            }
+            try learner.add(before: buffer(beforeImage), after: buffer(afterImage), name: pair.name)
+        }
+        let cube = try learner.fit(size: size, smoothness: smoothness)
+        let report = learner.report(for: cube)
+        try LUTWriter.write(cube, format: format, to: output, title: FilePath.stem(output))
+        return Result(pairs: pairs, cube: cube, report: report, iterations: learner.lastIterations)
+    }
+
+    /// Decodes both images of a pair at once, one on each of two threads.
+    private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
+        let results = DecodedPair()
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            let path = index == 0 ? pair.before : pair.after
+            let result = Swift.Result<RasterImage, any Error> { try PairImageReader.read(path) }
+            results.set(index, result)
+        }
+        return (try results.get(0), try results.get(1))
+    }
+
+    private static func buffer(_ image: RasterImage) throws -> PixelBuffer {
+        switch image.pixels {
+        case .eight(let samples):
+            try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .eight(samples))
+        case .sixteen(let samples):
+            try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .sixteen(samples))
+        }
+    }
+}
+
+/// The two decode results of a pair, written from two threads.
+private final class DecodedPair: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [Swift.Result<RasterImage, any Error>?] = [nil, nil]
+
+    func set(_ index: Int, _ result: Swift.Result<RasterImage, any Error>) {
+        lock.lock()
+        results[index] = result
+        lock.unlock()
+    }
+
+    func get(_ index: Int) throws -> RasterImage {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let result = results[index] else { throw LearnError.noPixels }
+        return try result.get()
+    }
+}
