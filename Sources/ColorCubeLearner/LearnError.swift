@@ -31,13 +31,6 @@ public enum LearnError: ColorCubeError, Equatable {
         }
     }
 
-    public var remedy: ErrorRemedy? {
-        switch self {
-        case .invalidSize: .chooseSize
-        default: nil
-        }
-    }
-
     public var description: String {
         switch self {
         case .sizeMismatch(let before, let bw, let bh, let after, let aw, let ah):

@@ -20,6 +20,8 @@ public struct HaldFormat: LUTFileFormat {
     public init() {}
 
     public var name: String { "png" }
+    /// 64: the 64 reference, 512x512 pixels.
+    public var preferredSize: Int { 64 }
     public var displayName: String { "Hald CLUT PNG" }
     public var noun: String { "a Hald PNG" }
     public var extensions: [String] { ["png"] }

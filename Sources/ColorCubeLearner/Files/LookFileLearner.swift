@@ -15,13 +15,10 @@ public enum LookFileLearner {
         public var iterations: [Int]
     }
 
-    /// The lattice size a format gets unless one is asked for: 64 for Core Image data and Hald
-    /// PNGs (the reference size), 33 for the text and ICC formats.
-    public static func defaultSize(for format: LUTFormat) -> Int {
-        switch format {
-        case .raw, .hald: 64
-        case .cube, .threeDL, .icc: 33
-        }
+    /// The lattice size a format gets unless one is asked for: the format's `preferredSize` (64
+    /// for Core Image data and Hald PNGs, the reference size; 33 for the text and ICC formats).
+    public static func defaultSize(for format: any LUTFileFormat) -> Int {
+        format.preferredSize
     }
 
     /// Pairs `before` with `after` (two images or two folders, see `ImagePairs`), learns the look
@@ -31,11 +28,11 @@ public enum LookFileLearner {
     /// - Throws: `LearnError` (pairing, different pixel sizes: checked before anything is
     ///   written), `ImageError` for an unreadable image, `ConversionError` when the format cannot
     ///   hold the size, `SafetyError` when `output` is an input. Nothing is written on failure.
-    public static func learn(before: String, after: String, output: String, format: LUTFormat,
+    public static func learn(before: String, after: String, output: String, format: any LUTFileFormat,
                              size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness) throws -> Result {
         let size = size ?? defaultSize(for: format)
         guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
-        try LUTWriter.validate(size: size, format: format, options: LUTWriter.Options(), path: output)
+        try format.validate(size: size, bitDepth: nil, path: output)
         let pairs = try ImagePairs.find(before: before, after: after)
         try OutputSafety.refuseOverwritingInput(output: output, inputs: pairs.pairs.flatMap { [$0.before, $0.after] })
         let learner = LookLearner()

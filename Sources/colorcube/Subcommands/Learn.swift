@@ -1,4 +1,5 @@
 import ArgumentParser
+import ColorCubeConverter
 import ColorCubeCore
 import ColorCubeLearner
 
@@ -33,9 +34,9 @@ extension ColorCubeCommand {
         var smoothness: Double = LookLearner.defaultSmoothness
 
         func validate() throws {
-            guard LUTFormat(path: output) != nil else {
-                throw ValidationError("cannot tell the format of \(output) from its extension; use .cube, .png, "
-                    + ".bin, .raw, .3dl or .icc")
+            guard LUTFormats.forPath(output) != nil else {
+                throw ValidationError("cannot tell the format of \(output) from its extension; use "
+                    + LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or"))
             }
             if let size, !LearnError.sizeRange.contains(size) {
                 throw ValidationError("invalid --size \(size); use 2 to 65 points per axis")
@@ -47,7 +48,7 @@ extension ColorCubeCommand {
 
         func run() throws {
             try Diagnostics.reportingFailures {
-                let format = LUTFormat(path: output) ?? .cube
+                let format = LUTFormats.forPath(output) ?? CubeTextFormat()
                 let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
                                                        size: size, smoothness: smoothness)
                 LearnSummary.print(result, output: output)
