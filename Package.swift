@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ColorCubeGenerator", targets: ["ColorCubeGenerator"]),
         .library(name: "ColorCubeConverter", targets: ["ColorCubeConverter"]),
         .library(name: "ColorCubeApplier", targets: ["ColorCubeApplier"]),
+        .library(name: "ColorCubeLearner", targets: ["ColorCubeLearner"]),
         .executable(name: "colorcube", targets: ["colorcube"]),
     ],
     dependencies: [
@@ -20,7 +21,7 @@ let package = Package(
         .target(name: "ColorCubeCore"),
         .target(
             name: "ColorCubeImaging",
-            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CWebP", "_CHEIF", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "_CWebP", "_CHEIF", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeGenerator",
@@ -34,11 +35,15 @@ let package = Package(
             name: "ColorCubeApplier",
             dependencies: ["ColorCubeCore", "ColorCubeImaging"]
         ),
+        .target(
+            name: "ColorCubeLearner",
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeApplier"]
+        ),
         .executableTarget(
             name: "colorcube",
             dependencies: [
                 "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeApplier",
+                "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -52,6 +57,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z")]
         ),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
         .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),
         .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif")]),
@@ -66,7 +72,7 @@ let package = Package(
             name: "ColorCubeTests",
             dependencies: [
                 "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeApplier", "CLittleCMS",
+                "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),

@@ -178,9 +178,12 @@ int ccpng_reader_open(const char *path, ccpng_reader **out, ccpng_info *info, ch
 #ifdef PNG_SKIP_sRGB_CHECK_PROFILE
     png_set_option(reader->png, PNG_SKIP_sRGB_CHECK_PROFILE, PNG_OPTION_ON);
 #endif
-    // Large references are legitimate: lift the default limits on image and chunk size.
+    // Large references are legitimate: lift the default limits on image size.
     png_set_user_limits(reader->png, 0x7fffffff, 0x7fffffff);
-    png_set_chunk_malloc_max(reader->png, 0);
+    // libpng allocates a chunk's declared length before reading it: without a cap, a few bytes
+    // claiming a 2 GB chunk allocate 2 GB. 64 MiB is far above any real profile, EXIF or XMP; a
+    // larger ancillary chunk is skipped with a warning, a larger critical chunk is an error.
+    png_set_chunk_malloc_max(reader->png, CCPNG_CHUNK_MALLOC_MAX);
     png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_IF_SAFE, NULL, 0);
     png_set_keep_unknown_chunks(reader->png, PNG_HANDLE_CHUNK_ALWAYS, copied_known_chunks,
                                 (int)(sizeof(copied_known_chunks) / 5));

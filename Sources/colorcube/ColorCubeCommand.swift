@@ -18,9 +18,9 @@ struct ColorCubeCommand: ParsableCommand {
         discussion: """
             Workflow: `generate` an identity reference PNG, edit it in Photoshop (colour adjustments \
             only), `convert` it into Core Image cube data or another LUT format, `apply` it to photos \
-            or video frames.
+            or video frames. `learn` makes a look from a photo before and after an edit done anywhere.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Convert.self, Apply.self, Info.self, Preview.self]
+        subcommands: [Generate.self, Convert.self, Apply.self, Info.self, Preview.self, Learn.self]
     )
 }

@@ -94,7 +94,7 @@ extension Diagnostics {
         case .checkFrameFormat:
             "; check --raw and --pixel-format against the producer's"
         case .raisePixelLimit:
-            "; raise the pixel limit if the image is genuine"
+            "; raise the limit with --max-pixels N (or \(PixelLimit.environmentVariable)=N)"
         }
     }
 

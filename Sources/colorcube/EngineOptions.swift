@@ -18,8 +18,9 @@ struct EngineOptions: ParsableArguments {
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
     /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
-    func loadEngine(look: String, ignoreProfile: Bool, remembersColors: Bool = true) throws -> LUTEngine {
-        let loaded = try LUTReader.read(path: look, options: .init(ignoreProfile: ignoreProfile))
+    func loadEngine(look: String, ignoreProfile: Bool, remembersColors: Bool = true,
+                    pixelLimit: PixelLimit) throws -> LUTEngine {
+        let loaded = try LUTReader.read(path: look, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         if let profile = loaded.convertedFromProfile {
             Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
         }

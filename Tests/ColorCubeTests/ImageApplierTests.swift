@@ -147,7 +147,7 @@ import Testing
     @Test func unreadableInputsNameTheFile() throws {
         let folder = try TemporaryDirectory()
         let applier = Self.engine(try ColorCube.identity(size: 4))
-        #expect(throws: ImageError.cannotOpen(path: folder.file("none.png"), reason: "no such file or not readable")) {
+        #expect(throws: ImageError.cannotOpen(path: folder.file("none.png"), reason: "No such file or directory")) {
             try applier.apply(input: folder.file("none.png"), output: folder.file("out.png"))
         }
         try [UInt8](repeating: 65, count: 20).withUnsafeBytes { bytes in

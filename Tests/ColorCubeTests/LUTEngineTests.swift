@@ -19,11 +19,12 @@ func lutTestLook(_ c: SIMD3<Float>) -> SIMD3<Float> {
 /// Plain scalar trilinear, tetrahedral and nearest interpolation in Double, written independently
 /// of the engine and of `CubeSampler` but with the same definition (clamp, lower node capped at
 /// N-2, lerps red then green then blue, tetrahedra chosen by the order of the fractions), and
-/// flat enough to evaluate 2^24 colours in a debug build.
-struct LUTScalarReference: @unchecked Sendable {
+/// flat enough to evaluate 2^24 colours in a debug build. A class so that its node buffer is freed
+/// with it (the sanitizer runs report leaks).
+final class LUTScalarReference: @unchecked Sendable {
     let size: Int
     let interpolation: Interpolation
-    /// Red, green and blue per node, red fastest; never freed (a few per test run).
+    /// Red, green and blue per node, red fastest; read-only after init.
     let values: UnsafeMutablePointer<Double>
 
     init(cube: ColorCube, interpolation: Interpolation) {
@@ -37,6 +38,10 @@ struct LUTScalarReference: @unchecked Sendable {
             values[3 * index + 1] = Double(entry.y)
             values[3 * index + 2] = Double(entry.z)
         }
+    }
+
+    deinit {
+        values.deallocate()
     }
 
     /// Lower node and fraction for an input, clamped to 0...1 (NaN to 0).

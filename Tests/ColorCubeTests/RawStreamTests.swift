@@ -259,9 +259,43 @@ import Testing
         #expect(throws: StreamError.invalidFrameSize(width: 0, height: 5)) {
             try RawStreamApplier(engine: engine, width: 0, height: 5, format: .rgb24).run(input: 0, output: 1)
         }
-        #expect(throws: StreamError.invalidFrameSize(width: 1 << 40, height: 1 << 40)) {
+        // Without a limit in the way, a frame too large to address is invalid...
+        #expect(throws: StreamError.invalidFrameSize(width: 1 << 20, height: 1 << 20)) {
+            try RawStreamApplier(engine: engine, width: 1 << 20, height: 1 << 20, format: .rgb24,
+                                 pixelLimit: PixelLimit(maxPixels: .max)).run(input: 0, output: 1)
+        }
+        // ...and with the default limit it is refused as too many pixels.
+        #expect(throws: StreamError.pixelLimit(.tooManyPixels(path: "raw frames", width: 1 << 40, height: 1 << 40,
+                                                               limit: 500_000_000))) {
             try RawStreamApplier(engine: engine, width: 1 << 40, height: 1 << 40, format: .rgb24).run(input: 0, output: 1)
         }
+    }
+
+    @Test func framesOverThePixelLimitAreRefusedBeforeReading() throws {
+        let engine = try Self.engine()
+        let applier = RawStreamApplier(engine: engine, width: 100_000, height: 100_000, format: .rgb24, name: "clip.raw")
+        let expected = StreamError.pixelLimit(.tooManyPixels(path: "clip.raw", width: 100_000, height: 100_000,
+                                                             limit: PixelLimit.defaultMaxPixels))
+        // Descriptor -1: a run that got as far as reading would fail with a read error instead.
+        #expect(throws: expected) { try applier.run(input: -1, output: -1) }
+        #expect(expected.remedy == .raisePixelLimit)
+        #expect(expected.path == "clip.raw")
+        #expect(expected.description
+            == "clip.raw: 100000x100000 is 10,000,000,000 pixels, over the limit of 500,000,000 pixels")
+        // A frame exactly at the limit passes the check.
+        let atLimit = RawStreamApplier(engine: engine, width: 2, height: 2, format: .rgb24, pixelLimit: PixelLimit(maxPixels: 4))
+        #expect(try Self.run(atLimit, input: []).0.get() == 0)
+    }
+
+    /// Memory the system refuses (more than this machine has, with the kernel's default overcommit
+    /// heuristic) is reported as an error, not a crash.
+    @Test(.enabled(if: (try? String(contentsOfFile: "/proc/sys/vm/overcommit_memory", encoding: .utf8))?.hasPrefix("1") == false,
+                   "the kernel grants any allocation (overcommit_memory = 1)"))
+    func refusedFrameMemoryIsAnError() throws {
+        // 2^19 x 2^19 rgb24 frames are 768 GiB each.
+        let applier = RawStreamApplier(engine: try Self.engine(), width: 1 << 19, height: 1 << 19, format: .rgb24,
+                                       pixelLimit: PixelLimit(maxPixels: .max))
+        #expect(throws: StreamError.outOfMemory(frameBytes: 3 << 38, frames: 3)) { try applier.run(input: -1, output: -1) }
     }
 
     @Test func readErrorsAreReported() throws {

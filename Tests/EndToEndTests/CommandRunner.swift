@@ -21,12 +21,17 @@ enum CommandRunner {
         return folder.appendingPathComponent("colorcube").path
     }
 
-    /// Runs `colorcube arguments...` in `directory`, feeding `input` on standard input.
+    /// Runs `colorcube arguments...` in `directory`, feeding `input` on standard input, with
+    /// `environment` added to this process's environment.
     @discardableResult
-    static func run(_ arguments: [String], in directory: String? = nil, input: Data? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: String? = nil, input: Data? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe(), errors = Pipe(), standardInput = Pipe()
         process.standardOutput = output

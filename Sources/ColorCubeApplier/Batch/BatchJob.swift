@@ -9,4 +9,11 @@ public struct BatchJob: Sendable, Equatable {
     public var relativePath: String
     /// The output format; nil keeps the input's.
     public var outputFormat: ImageFormat?
+
+    public init(input: String, output: String, relativePath: String, outputFormat: ImageFormat? = nil) {
+        self.input = input
+        self.output = output
+        self.relativePath = relativePath
+        self.outputFormat = outputFormat
+    }
 }

@@ -6,6 +6,11 @@ import Synchronization
 /// Runs a batch with a fixed number of images in flight, so memory stays bounded by about `jobs`
 /// decoded images however large the folder. One bad file never stops the batch: its error is
 /// reported and the rest go on.
+///
+/// The runner owns the outputs of its plan: before it looks at a job (even one it then skips
+/// because the output exists) it removes the temporaries that killed writers of that output left
+/// (`AtomicFile.removeStaleTemporaries(of:)`). Under a shard that is exactly the shard's outputs, so
+/// workers of other shards never touch each other's files.
 public struct BatchRunner: Sendable {
     /// What happened to one job.
     public enum Outcome: Sendable {
@@ -21,6 +26,8 @@ public struct BatchRunner: Sendable {
         public var done = 0
         public var skipped = 0
         public var failed = 0
+        /// Stale temporaries of the batch's outputs removed before processing them.
+        public var temporariesRemoved = 0
         /// Time per stage, summed over the images done.
         public var times = StageTimes()
         public var total: Int { done + skipped + failed }
@@ -56,8 +63,10 @@ public struct BatchRunner: Sendable {
                 }
                 guard index < jobsList.count else { return }
                 let job = jobsList[index]
+                let removed = AtomicFile.removeStaleTemporaries(of: job.output)
                 let outcome = process(job, parallel: splitImages)
                 progress.withLock { progress in
+                    progress.summary.temporariesRemoved += removed.count
                     switch outcome {
                     case .done(let report):
                         progress.summary.done += 1

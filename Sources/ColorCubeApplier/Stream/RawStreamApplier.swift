@@ -26,16 +26,25 @@ public struct RawStreamApplier: Sendable {
     public let height: Int
     /// The frames' layout.
     public let format: RawPixelFormat
+    /// The largest frame `run` accepts, checked before any buffer is allocated.
+    public let pixelLimit: PixelLimit
+    /// What the stream is called in a pixel-limit refusal (the input file, or "standard input").
+    public let name: String
 
     /// - Parameters:
     ///   - engine: the look, interpolation and strength to apply.
     ///   - width, height: the frame size in pixels; checked by `run` (see `frameBytes`).
     ///   - format: the frame layout, as ffmpeg names it.
-    public init(engine: LUTEngine, width: Int, height: Int, format: RawPixelFormat) {
+    ///   - pixelLimit: the largest frame accepted.
+    ///   - name: names the stream in a pixel-limit refusal.
+    public init(engine: LUTEngine, width: Int, height: Int, format: RawPixelFormat,
+                pixelLimit: PixelLimit = .default, name: String = "raw frames") {
         self.engine = engine
         self.width = width
         self.height = height
         self.format = format
+        self.pixelLimit = pixelLimit
+        self.name = name
     }
 
     /// Bytes in one frame; nil when width or height is not positive or the frame is too large to
@@ -54,15 +63,22 @@ public struct RawStreamApplier: Sendable {
     /// is ignored from the first call on, so that such a close shows as EPIPE instead of killing
     /// the process. The descriptors are neither closed nor made blocking.
     /// - Returns: the number of frames written.
-    /// - Throws: `StreamError.invalidFrameSize` before reading anything;
+    /// - Throws: `StreamError.invalidFrameSize`, `.pixelLimit` (over `pixelLimit`) or `.outOfMemory`
+    ///   (the frame buffers cannot be allocated) before reading anything;
     ///   `.partialFrame(strayBytes:framesWritten:)` when the input ends inside a frame (every
     ///   complete frame has been written by then); `.readFailed`, `.writeFailed`,
     ///   `.threadUnavailable`.
     public func run(input: Int32, output: Int32) throws(StreamError) -> Int {
+        guard width > 0, height > 0 else { throw .invalidFrameSize(width: width, height: height) }
+        do {
+            try pixelLimit.check(width: width, height: height, path: name)
+        } catch {
+            throw .pixelLimit(error)
+        }
         guard let frameBytes else { throw .invalidFrameSize(width: width, height: height) }
         signal(SIGPIPE, SIG_IGN)
 
-        let pipeline = StreamPipeline(frameBytes: frameBytes, bufferCount: Self.bufferCount)
+        let pipeline = try StreamPipeline(frameBytes: frameBytes, bufferCount: Self.bufferCount)
         defer { pipeline.shutDown() }
         var status = WorkerThread.start { pipeline.readFrames(from: input) }
         guard status == 0 else { throw .threadUnavailable(errno: status) }

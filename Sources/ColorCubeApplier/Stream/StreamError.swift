@@ -15,6 +15,10 @@ import ColorCubeCore
 public enum StreamError: ColorCubeError, Equatable {
     /// Width or height not positive, or a frame too large to address.
     case invalidFrameSize(width: Int, height: Int)
+    /// The frame size is over the pixel limit; nothing was allocated or read.
+    case pixelLimit(PixelLimitError)
+    /// The system refused memory for `frames` buffers of `frameBytes` bytes; nothing was read.
+    case outOfMemory(frameBytes: Int, frames: Int)
     /// The input ended inside a frame: the complete frames before it were written, the stray
     /// bytes were not.
     case partialFrame(strayBytes: Int, framesWritten: Int)
@@ -25,13 +29,17 @@ public enum StreamError: ColorCubeError, Equatable {
     /// The reader or writer thread could not be started (`pthread_create` returned `errno`).
     case threadUnavailable(errno: Int32)
 
-    /// None: the stream's ends are the caller's descriptors, which it names itself.
-    public var path: String? { nil }
+    /// The stream names no file of its own; a pixel-limit refusal names what it checked.
+    public var path: String? {
+        if case .pixelLimit(let error) = self { return error.path }
+        return nil
+    }
 
     public var remedy: ErrorRemedy? {
         switch self {
+        case .pixelLimit(let error): error.remedy
         case .partialFrame: .checkFrameFormat
-        case .invalidFrameSize, .readFailed, .writeFailed, .threadUnavailable: nil
+        default: nil
         }
     }
 
@@ -40,6 +48,10 @@ public enum StreamError: ColorCubeError, Equatable {
         switch self {
         case .invalidFrameSize(let width, let height):
             "invalid frame size \(width)x\(height): width and height must be positive and a frame must fit in memory"
+        case .pixelLimit(let error):
+            error.description
+        case .outOfMemory(let bytes, let frames):
+            "cannot hold \(frames) frames of \(bytes) bytes in memory: the system refused the allocation"
         case .partialFrame(let stray, let written):
             "the input ended \(stray) bytes into a frame (\(stray) stray bytes after \(written) complete "
                 + "frames, which were written)"

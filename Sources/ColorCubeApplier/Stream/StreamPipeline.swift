@@ -42,17 +42,25 @@ final class StreamPipeline: Sendable {
     /// Events for the processing stage, from both other stages.
     let inbox = BlockingQueue<Event>()
 
-    init(frameBytes: Int, bufferCount: Int) {
+    /// Allocates `bufferCount` frames of `frameBytes` bytes.
+    /// - Throws: `StreamError.outOfMemory` when the system refuses the memory (the frame size is
+    ///   declared by the user, so this is an error to report, not a reason to crash).
+    init(frameBytes: Int, bufferCount: Int) throws(StreamError) {
         self.frameBytes = frameBytes
-        // 64-byte alignment: whole cache lines, and aligned for every sample type.
+        // One allocation, each frame starting on a cache line: 64-byte alignment is whole cache
+        // lines, and aligned for every sample type.
         let frameStride = (frameBytes + 63) & ~63
-        frames = DisjointRegions(.allocate(byteCount: frameStride * bufferCount, alignment: 64), itemStride: frameStride)
+        var allocation: UnsafeMutableRawPointer?
+        guard posix_memalign(&allocation, 64, frameStride * bufferCount) == 0, let allocation else {
+            throw .outOfMemory(frameBytes: frameBytes, frames: bufferCount)
+        }
+        frames = DisjointRegions(allocation, itemStride: frameStride)
         free = BlockingQueue(Array(0..<bufferCount))
     }
 
     deinit {
         // No thread holds a frame any more: the pipeline is freed once the last stage has let go.
-        frames.start(of: 0).deallocate()
+        releaseFrameBuffer(frames.start(of: 0))
     }
 
     /// The reader stage: fills free buffers with whole frames until the input ends.
@@ -98,4 +106,10 @@ final class StreamPipeline: Sendable {
         toWriter.close()
         inbox.close()
     }
+}
+
+/// Returns the frame buffers' allocation from `posix_memalign` (outside the pipeline, whose `free` queue would
+/// shadow the C function).
+private func releaseFrameBuffer(_ allocation: UnsafeMutableRawPointer) {
+    free(allocation)
 }

@@ -195,8 +195,11 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
                 current = layout
             } else {
                 current = try header.layout(path: path, line: line)
-                shaperEntries.reserveCapacity(current.shaperSize)
-                values.reserveCapacity(current.cubeEntryCount * 4)
+                // A data line takes at least 6 bytes ("0 0 0\n"): a short file declaring a large
+                // size reserves no more than it can hold.
+                let linesLeft = bytes.count / 6
+                shaperEntries.reserveCapacity(min(current.shaperSize, linesLeft))
+                values.reserveCapacity(min(current.cubeEntryCount, linesLeft) * 4)
                 layout = current
             }
             guard scanner.tokenCount == 3 else {

@@ -20,6 +20,8 @@ public struct HaldFormat: LUTFileFormat {
     public init() {}
 
     public var name: String { "png" }
+    /// 64: the 64 reference, 512x512 pixels.
+    public var preferredSize: Int { 64 }
     public var displayName: String { "Hald CLUT PNG" }
     public var noun: String { "a Hald PNG" }
     public var extensions: [String] { ["png"] }
@@ -74,7 +76,7 @@ public struct HaldFormat: LUTFileFormat {
     ///   `.sizeMismatch` and `.transparentPixels`.
     public static func decode(path: String, options: LUTReadOptions = LUTReadOptions()) throws -> Result {
         // The one place a Hald image is decoded, through the codec table: any format, by content.
-        let decoded = try ImageCodecs.read(path: path)
+        let decoded = try ImageCodecs.read(path: path, options: ImageReadOptions(limit: options.pixelLimit))
         var image = decoded.image
         let lossySource = image.metadata.isLossy ? ImageCodecs.codec(for: decoded.format)?.displayName : nil
         let layout = try validatedLayout(of: image, path: path, expectedSize: options.expectedSize)

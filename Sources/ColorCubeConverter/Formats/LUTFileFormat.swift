@@ -25,6 +25,9 @@ public protocol LUTFileFormat: Sendable {
     /// The largest size when every size from 2 up to it is held; nil when the sizes are not one
     /// range (a Hald image holds only squares).
     var largestSize: Int? { get }
+    /// The lattice size a look made from scratch gets in this format (`learn`): 33, the usual
+    /// size of text and ICC LUTs, unless the format says otherwise.
+    var preferredSize: Int { get }
 
     /// True when a cube of `size` points per axis can be written.
     func canHold(size: Int) -> Bool
@@ -49,6 +52,7 @@ extension LUTFileFormat {
     public var clampsValues: Bool { false }
     public var sizeDescription: String { "2...256" }
     public var largestSize: Int? { ColorCube.sizeRange.upperBound }
+    public var preferredSize: Int { 33 }
 
     public func canHold(size: Int) -> Bool { ColorCube.sizeRange.contains(size) }
     public func sniff(_ head: [UInt8]) -> Bool { false }

@@ -1,3 +1,5 @@
+import ColorCubeCore
+
 /// Choices for reading a LUT; each applies only to the formats named (today: reference and Hald
 /// PNGs), the others ignore them.
 public struct LUTReadOptions: Sendable {
@@ -14,10 +16,14 @@ public struct LUTReadOptions: Sendable {
     /// Keep a reference image's code values as stored even when it embeds a non-sRGB profile.
     public var ignoreProfile: Bool
     public var alpha: AlphaHandling
+    /// The largest reference image accepted, checked before its pixels are allocated.
+    public var pixelLimit: PixelLimit
 
-    public init(expectedSize: Int? = nil, ignoreProfile: Bool = false, alpha: AlphaHandling = .reject) {
+    public init(expectedSize: Int? = nil, ignoreProfile: Bool = false, alpha: AlphaHandling = .reject,
+                pixelLimit: PixelLimit = .fromEnvironment()) {
         self.expectedSize = expectedSize
         self.ignoreProfile = ignoreProfile
         self.alpha = alpha
+        self.pixelLimit = pixelLimit
     }
 }

@@ -9,6 +9,8 @@ public struct RawCubeFormat: LUTFileFormat {
     public init() {}
 
     public var name: String { "raw" }
+    /// 64: the largest cube Core Image takes.
+    public var preferredSize: Int { 64 }
     public var displayName: String { "raw Core Image data (RGBA Float32)" }
     public var noun: String { "raw cube data" }
     public var extensions: [String] { ["bin", "raw"] }

@@ -222,7 +222,9 @@ public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
                 try checkShaper(numbers, path: path, line: line)
                 shaper = numbers
                 expectedTriples = numbers.count * numbers.count * numbers.count
-                codes.reserveCapacity(numbers.count * numbers.count * numbers.count * 3)
+                // A data line takes at least 6 bytes ("0 0 0\n"): a short file with a long shaper
+                // reserves no more than it can hold.
+                codes.reserveCapacity(min(numbers.count * numbers.count * numbers.count, bytes.count / 6) * 3)
                 continue
             }
             guard scanner.tokenCount == 3 else {

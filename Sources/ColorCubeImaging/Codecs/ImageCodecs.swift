@@ -9,6 +9,7 @@ public enum ImageCodecs {
         PNGCodec(),
         JPEGCodec(),
         CameraRawCodec(),
+        TIFFCodec(),
         WebPCodec(),
         HEIFCodec(.heic),
         HEIFCodec(.avif),

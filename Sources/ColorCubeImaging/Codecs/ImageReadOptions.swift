@@ -1,15 +1,23 @@
+import ColorCubeCore
+
 /// Choices that apply to decoding any format.
 public struct ImageReadOptions: Sendable, Equatable {
     /// The largest width x height a decoder accepts. It is checked against the header before any
     /// pixel buffer is allocated, so a hostile header costs nothing.
     public var pixelLimit: Int
 
-    /// 500 million pixels: over ten times a 45 Mpx camera's frame, and at most 4 GB decoded
-    /// (16-bit RGBA).
-    public static let defaultPixelLimit = 500_000_000
+    /// `PixelLimit.defaultMaxPixels`, 500 million pixels: over ten times a 45 Mpx camera's frame,
+    /// and at most 4 GB decoded (16-bit RGBA).
+    public static let defaultPixelLimit = PixelLimit.defaultMaxPixels
 
-    public init(pixelLimit: Int = ImageReadOptions.defaultPixelLimit) {
+    /// Options with a limit of `pixelLimit` pixels.
+    public init(pixelLimit: Int) {
         self.pixelLimit = pixelLimit
+    }
+
+    /// Options with `limit`; by default the one `COLORCUBE_MAX_PIXELS` sets, else 500 million.
+    public init(limit: PixelLimit = .fromEnvironment()) {
+        pixelLimit = limit.maxPixels
     }
 
     /// Checks a declared size against `pixelLimit`.

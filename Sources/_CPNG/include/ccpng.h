@@ -21,6 +21,8 @@
 /// libpng rejected the data: corrupt or truncated.
 #define CCPNG_CORRUPT 4
 #define CCPNG_MESSAGE_SIZE 256
+/// The largest PNG chunk the reader allocates (64 MiB); larger ancillary chunks are skipped.
+#define CCPNG_CHUNK_MALLOC_MAX (64u << 20)
 
 /// An ancillary chunk carried from an input to an output untouched (text, EXIF, pHYs, ...).
 typedef struct ccpng_chunk {

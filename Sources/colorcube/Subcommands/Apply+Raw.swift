@@ -26,6 +26,12 @@ struct RawStreamOptions: ParsableArguments {
         return (width, height)
     }
 
+    /// The frames' source as messages name it.
+    var streamName: String {
+        guard let input, input != "-" else { return "standard input" }
+        return input
+    }
+
     func validate() throws {
         if raw == nil {
             guard pixelFormat == nil, input == nil else {
@@ -69,7 +75,8 @@ extension ColorCubeCommand.Apply {
             throw RawStreamFileError(path: outputPath, action: "create", reason: String(cString: strerror(errno)))
         }
         defer { if outputDescriptor != STDOUT_FILENO { close(outputDescriptor) } }
-        let stream = RawStreamApplier(engine: engine, width: size.width, height: size.height, format: format)
+        let stream = RawStreamApplier(engine: engine, width: size.width, height: size.height, format: format,
+                                      pixelLimit: limits.pixelLimit, name: rawOptions.streamName)
         _ = try stream.run(input: input, output: outputDescriptor)
     }
 }

@@ -49,6 +49,8 @@ extension ColorCubeCommand {
 
         @OptionGroup var rawOptions: RawStreamOptions
 
+        @OptionGroup var limits: LimitOptions
+
         func validate() throws {
             if rawOptions.raw != nil {
                 let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"),
@@ -72,7 +74,12 @@ extension ColorCubeCommand {
 
         func run() throws {
             try Diagnostics.reportingFailures {
-                let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile)
+                if let size = rawOptions.frameSize {
+                    // Before the look is read: an absurd frame size costs nothing but this message.
+                    try limits.pixelLimit.check(width: size.width, height: size.height, path: rawOptions.streamName)
+                }
+                let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile,
+                                                          pixelLimit: limits.pixelLimit)
                 if rawOptions.raw != nil {
                     try runRaw(engine: engine)
                 } else {
@@ -87,7 +94,8 @@ extension ColorCubeCommand {
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
                                      protected: [look])
             if !plan.singleFile { try Folders.create(output) }
-            var options = ImageApplier.Options(ignoreProfile: ignoreProfile)
+            var options = ImageApplier.Options(ignoreProfile: ignoreProfile,
+                                               reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             let applier = ImageApplier(engine: engine, options: options)
             let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -109,8 +117,10 @@ extension ColorCubeCommand {
             progress.clear()
             if !plan.singleFile {
                 let passedOver = plan.passedOverSummary
+                let removed = summary.temporariesRemoved
                 Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed"
-                    + (passedOver.isEmpty ? "" : "; passed over " + passedOver.joined(separator: " and ")))
+                    + (passedOver.isEmpty ? "" : "; passed over " + passedOver.joined(separator: " and "))
+                    + (removed > 0 ? "; removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run" : ""))
             }
             if benchmark {
                 let t = summary.times

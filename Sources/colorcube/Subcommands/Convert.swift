@@ -45,6 +45,8 @@ extension ColorCubeCommand {
         @Option(help: "Pixels that are not opaque: reject (fail) or premultiply.")
         var alpha: LUTReadOptions.AlphaHandling = .reject
 
+        @OptionGroup var limits: LimitOptions
+
         func validate() throws {
             if let size, !HaldLayout.referenceSizes.contains(size) {
                 throw ValidationError("invalid --size \(size); valid sizes are 4, 16, 64, 256")
@@ -72,7 +74,8 @@ extension ColorCubeCommand {
             let chosen = try outputFormat()
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
-            let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha)
+            let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
+                                         pixelLimit: limits.pixelLimit)
             let contents = try LUTReader.read(path: input, options: options)
             // A reference PNG checks --size itself (against its pixel size); other formats here.
             if let size, !contents.format.isSame(as: HaldFormat()), contents.table.size != size {

@@ -18,6 +18,8 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("LUT files: " + FormatArgument.readableList + "."))
         var luts: [String]
 
+        @OptionGroup var limits: LimitOptions
+
         func validate() throws {
             guard !luts.isEmpty else { throw ValidationError("give at least one LUT file") }
         }
@@ -26,7 +28,7 @@ extension ColorCubeCommand {
             var failed = false, described = 0
             for path in luts {
                 do {
-                    let contents = try LUTReader.read(path: path)
+                    let contents = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
                     let analysis = LUTAnalysis(measuring: contents.table, roughness: contents.roughness)
                     if described > 0 { print() }
                     described += 1

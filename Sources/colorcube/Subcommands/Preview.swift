@@ -30,6 +30,8 @@ extension ColorCubeCommand {
 
         @OptionGroup var engineOptions: EngineOptions
 
+        @OptionGroup var limits: LimitOptions
+
         func validate() throws {
             guard !looks.isEmpty else { throw ValidationError("give at least one LOOK") }
             guard (16...4096).contains(width) else { throw ValidationError("--width must be between 16 and 4096, got \(width)") }
@@ -45,10 +47,11 @@ extension ColorCubeCommand {
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: looks + [image])
                 // A thumbnail's few pixels are interpolated: no colour table per look.
                 let sheetLooks = try looks.map { look in
-                    let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, remembersColors: false)
+                    let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, remembersColors: false,
+                                                          pixelLimit: limits.pixelLimit)
                     return ContactSheet.Look(name: FilePath.stem(look), engine: engine)
                 }
-                let photo = try ImageApplier.read(image).image
+                let photo = try ImageApplier.read(image, options: ImageReadOptions(limit: limits.pixelLimit)).image
                 let sheet = try ContactSheet(options: .init(thumbnailWidth: width, columns: columns))
                     .render(photo: photo, looks: sheetLooks, path: image)
                 let format = ImageFormat(pathExtension: FilePath.pathExtension(output)) ?? .png

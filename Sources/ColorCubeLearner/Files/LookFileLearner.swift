@@ -1,0 +1,76 @@
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeImaging
+import Foundation
+import Synchronization
+
+/// Learns a look from before/after image files or folders and writes it as any LUT format: what
+/// `colorcube learn` runs.
+public enum LookFileLearner {
+    /// What was learned and from what.
+    public struct Result: Sendable {
+        public var pairs: ImagePairs
+        public var cube: ColorCube
+        public var report: LearnReport
+        /// Conjugate-gradient iterations per lattice size, coarsest first.
+        public var iterations: [Int]
+    }
+
+    /// The lattice size a format gets unless one is asked for: the format's `preferredSize` (64
+    /// for Core Image data and Hald PNGs, the reference size; 33 for the text and ICC formats).
+    public static func defaultSize(for format: any LUTFileFormat) -> Int {
+        format.preferredSize
+    }
+
+    /// Pairs `before` with `after` (two images or two folders, see `ImagePairs`), learns the look
+    /// and writes it to `output` atomically in `format`. Each pair is decoded (the two images at
+    /// once), summed by colour and dropped before the next is read.
+    /// - Parameter size: lattice points per axis; nil takes `defaultSize(for:)`.
+    /// - Throws: `LearnError` (pairing, different pixel sizes: checked before anything is
+    ///   written), `ImageError` for an unreadable image, `ConversionError` when the format cannot
+    ///   hold the size, `SafetyError` when `output` is an input. Nothing is written on failure.
+    public static func learn(before: String, after: String, output: String, format: any LUTFileFormat,
+                             size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness) throws -> Result {
+        let size = size ?? defaultSize(for: format)
+        guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
+        try format.validate(size: size, bitDepth: nil, path: output)
+        let pairs = try ImagePairs.find(before: before, after: after)
+        try OutputSafety.refuseOverwritingInput(output: output, inputs: pairs.pairs.flatMap { [$0.before, $0.after] })
+        let learner = LookLearner()
+        for pair in pairs.pairs {
+            let (beforeImage, afterImage) = try readBoth(pair)
+            guard beforeImage.width == afterImage.width, beforeImage.height == afterImage.height else {
+                throw LearnError.sizeMismatch(before: pair.before, beforeWidth: beforeImage.width,
+                                              beforeHeight: beforeImage.height, after: pair.after,
+                                              afterWidth: afterImage.width, afterHeight: afterImage.height)
+            }
+            try learner.add(before: buffer(beforeImage), after: buffer(afterImage), name: pair.name)
+        }
+        let cube = try learner.fit(size: size, smoothness: smoothness)
+        let report = learner.report(for: cube)
+        try LUTWriter.write(cube, format: format, to: output, title: FilePath.stem(output))
+        return Result(pairs: pairs, cube: cube, report: report, iterations: learner.lastIterations)
+    }
+
+    /// Decodes both images of a pair at once, one on each of two threads.
+    private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
+        let results = Mutex<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
+        ParallelLoop.run(iterations: 2) { index in
+            let path = index == 0 ? pair.before : pair.after
+            let result = Swift.Result<RasterImage, any Error> { try PairImageReader.read(path) }
+            results.withLock { $0[index] = result }
+        }
+        let (before, after) = results.withLock { ($0[0], $0[1]) }
+        guard let before, let after else { throw LearnError.noPixels }
+        return (try before.get(), try after.get())
+    }
+
+    private static func buffer(_ image: RasterImage) throws -> PixelBuffer {
+        switch image.pixels {
+        case .eight(let samples):
+            try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .eight(samples))
+        case .sixteen(let samples):
+            try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .sixteen(samples))
+        }
+    }
+}

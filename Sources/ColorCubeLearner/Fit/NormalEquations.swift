@@ -1,0 +1,75 @@
+/// The least-squares data term of a fit on one lattice size, from the colour tally.
+///
+/// For a colour c seen n_c times with mean before x_c and mean after y_c, the look's output is
+/// sum_k w_k(x_c) L_k over the 8 corners of its cell, so the data term
+/// (1/P) sum_c n_c |sum_k w_k L_k - y_c|^2 (P pixels in all) has the normal matrix
+/// (1/P) sum_c n_c w_a w_b and right-hand side (1/P) sum_c n_c w_a y_c. A node couples only to the
+/// 26 around it, so the matrix is stored as a 27-point stencil per node (index
+/// (dr+1) + 3 (dg+1) + 9 (db+1)); the three output channels share it.
+struct NormalEquations {
+    let grid: LatticeGrid
+    /// 27 values per slot.
+    private(set) var matrix: [Double]
+    /// Right-hand side per slot, red, green, blue and a zero lane.
+    private(set) var rhs: [SIMD4<Double>]
+    /// A starting point: each node's identity colour moved by the weighted mean of (after - before)
+    /// over the colours around it; nodes without data keep the identity.
+    private(set) var averageGuess: [SIMD4<Double>]
+
+    /// Stencil index of corner b seen from corner a (corners numbered red 1, green 2, blue 4).
+    private static let cornerStencil: [Int] = (0..<64).map { pair in
+        let a = pair / 8, b = pair % 8
+        let dr = (b & 1) - (a & 1), dg = (b >> 1 & 1) - (a >> 1 & 1), db = (b >> 2 & 1) - (a >> 2 & 1)
+        return (dr + 1) + 3 * (dg + 1) + 9 * (db + 1)
+    }
+
+    init(tally: [ColorTally.Entry], pixels: Int, size: Int) {
+        let grid = LatticeGrid(size: size)
+        self.grid = grid
+        var matrix = [Double](repeating: 0, count: grid.slotCount * 27)
+        var rhs = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
+        var shift = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
+        var shiftWeight = [Double](repeating: 0, count: grid.slotCount)
+        let scale = 1 / 65535.0
+        let corners = (0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) }
+        let stencil = Self.cornerStencil
+        var weights = [Double](repeating: 0, count: 8)
+        for entry in tally {
+            let n = Double(entry.count)
+            let before = SIMD3(Double(entry.before.0), Double(entry.before.1), Double(entry.before.2)) * (scale / n)
+            let after = SIMD4(Double(entry.after.0), Double(entry.after.1), Double(entry.after.2), 0) * (scale / n)
+            let position = CellPosition(before, size: size)
+            let node = position.node
+            let low = 1 - position.fraction, f = position.fraction
+            for corner in 0..<8 {
+                weights[corner] = (corner & 1 != 0 ? f.x : low.x) * (corner & 2 != 0 ? f.y : low.y)
+                    * (corner & 4 != 0 ? f.z : low.z)
+            }
+            let base = grid.slot(node.x, node.y, node.z)
+            let offsetAfter = after - SIMD4(before.x, before.y, before.z, 0)
+            for a in 0..<8 {
+                let wa = n * weights[a]
+                let slot = base + corners[a]
+                let row = slot * 27
+                for b in 0..<8 {
+                    matrix[row + stencil[a * 8 + b]] += wa * weights[b]
+                }
+                rhs[slot] += wa * after
+                shift[slot] += wa * offsetAfter
+                shiftWeight[slot] += wa
+            }
+        }
+        let perPixel = 1 / Double(max(pixels, 1))
+        for index in matrix.indices { matrix[index] *= perPixel }
+        for index in rhs.indices { rhs[index] *= perPixel }
+        let last = Double(size - 1)
+        var guess = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
+        grid.forEachNode { slot, r, g, b in
+            let identity = SIMD4(Double(r) / last, Double(g) / last, Double(b) / last, 0)
+            guess[slot] = shiftWeight[slot] > 0 ? identity + shift[slot] / shiftWeight[slot] : identity
+        }
+        self.matrix = matrix
+        self.rhs = rhs
+        self.averageGuess = guess
+    }
+}

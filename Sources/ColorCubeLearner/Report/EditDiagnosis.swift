@@ -1,0 +1,105 @@
+import ColorCubeCore
+
+/// Measures a cube against the kept samples of every pair: CIEDE2000 per pixel, the residual's
+/// spread between regions of each picture, and its correlation with local contrast.
+enum EditDiagnosis {
+    /// A spread of region means above this (L*a*b* units) is a local edit. A clean global edit
+    /// stays under about 0.5 on the sample photos, a soft vignette reaches 5 or more.
+    static let regionLimit = 2.0
+    /// The residual's L* must follow the high-pass with |r| of at least this much...
+    static let correlationLimit = 0.3
+    /// ...and the high-pass must explain at least this much L* (RMS): JPEG's smoothing of fine
+    /// detail correlates too, but by a fraction of an L*.
+    static let amplitudeLimit = 0.75
+    /// Regions with fewer kept pixels are not compared.
+    static let minimumRegionSamples = 32
+
+    struct Result {
+        var measured: Int
+        var mean: Double
+        var percentile99: Double
+        var regionVariation: Double
+        var regionVariationPair: String?
+        var fine: (correlation: Double, amplitude: Double)
+        var broad: (correlation: Double, amplitude: Double)
+        var warnings: [LearnWarning]
+    }
+
+    static func measure(_ cube: ColorCube, pairs: [PairSamples]) -> Result {
+        let sampler = CubeSampler(cube: cube, interpolation: .trilinear)
+        var differences: [Double] = []
+        var worstVariation = 0.0
+        var worstPair: String?
+        var fine = Correlation(), broad = Correlation()
+        let regionCount = PairSamples.regions * PairSamples.regions
+        for pair in pairs {
+            var sums = [SIMD3<Double>](repeating: .zero, count: regionCount)
+            var counts = [Int](repeating: 0, count: regionCount)
+            var total = SIMD3<Double>.zero
+            for sample in pair.samples {
+                let before = SIMD3<Double>(Double(sample.before.x), Double(sample.before.y), Double(sample.before.z))
+                let after = SIMD3<Double>(Double(sample.after.x), Double(sample.after.y), Double(sample.after.z))
+                let predicted = CIEDE2000.lab(sRGB: sampler.sample(before))
+                let actual = CIEDE2000.lab(sRGB: after)
+                differences.append(CIEDE2000.difference(predicted, actual))
+                let residual = actual - predicted
+                sums[Int(sample.region)] += residual
+                counts[Int(sample.region)] += 1
+                total += residual
+                fine.add(Double(sample.fineDetail), residual.x)
+                broad.add(Double(sample.broadDetail), residual.x)
+            }
+            guard !pair.samples.isEmpty else { continue }
+            let mean = total / Double(pair.samples.count)
+            for region in 0..<regionCount where counts[region] >= minimumRegionSamples {
+                let offset = sums[region] / Double(counts[region]) - mean
+                let spread = (offset * offset).sum().squareRoot()
+                if spread > worstVariation {
+                    worstVariation = spread
+                    worstPair = pair.name
+                }
+            }
+        }
+        differences.sort()
+        let count = differences.count
+        let mean = count > 0 ? differences.reduce(0, +) / Double(count) : 0
+        let p99 = count > 0 ? differences[min(count - 1, Int((Double(count) * 0.99).rounded(.up)) - 1)] : 0
+        var warnings: [LearnWarning] = []
+        if worstVariation > regionLimit, let worstPair {
+            warnings.append(.localEdit(pair: worstPair, variation: worstVariation))
+        }
+        for (radius, c) in [(1, fine), (8, broad)] {
+            let r = c.coefficient, amplitude = c.explainedAmplitude
+            if abs(r) >= correlationLimit && amplitude >= amplitudeLimit {
+                warnings.append(.neighbourhoodEdit(radius: radius, correlation: r, amplitude: amplitude))
+            }
+        }
+        return Result(measured: count, mean: mean, percentile99: p99, regionVariation: worstVariation,
+                      regionVariationPair: worstPair, fine: (fine.coefficient, fine.explainedAmplitude),
+                      broad: (broad.coefficient, broad.explainedAmplitude), warnings: warnings)
+    }
+}
+
+/// Running sums for Pearson's r of y on x and the part of y that x explains.
+struct Correlation {
+    var n = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+
+    mutating func add(_ x: Double, _ y: Double) {
+        n += 1; sx += x; sy += y; sxx += x * x; syy += y * y; sxy += x * y
+    }
+
+    private var covariance: Double { n > 0 ? sxy / n - (sx / n) * (sy / n) : 0 }
+    private var varianceX: Double { n > 0 ? max(sxx / n - (sx / n) * (sx / n), 0) : 0 }
+    private var varianceY: Double { n > 0 ? max(syy / n - (sy / n) * (sy / n), 0) : 0 }
+
+    /// Pearson's r, 0 when either variable is constant.
+    var coefficient: Double {
+        let denominator = (varianceX * varianceY).squareRoot()
+        return denominator > 0 ? covariance / denominator : 0
+    }
+
+    /// The RMS of the least-squares line's part of y: |slope| times the standard deviation of x.
+    var explainedAmplitude: Double {
+        varianceX > 0 ? abs(covariance) / varianceX.squareRoot() : 0
+    }
+}

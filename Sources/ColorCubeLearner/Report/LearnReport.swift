@@ -1,0 +1,37 @@
+/// How well a look fits the pairs it was learned from, and whether the edit was a colour map.
+public struct LearnReport: Sendable, Equatable {
+    /// Pairs added.
+    public var pairs: Int
+    /// Pixels used (pixels with alpha 0 in either image are left out).
+    public var pixels: Int
+    /// Distinct 8-bit before colours among them.
+    public var distinctColors: Int
+    /// Lattice points per axis of the cube reported on.
+    public var size: Int
+    /// Share of the cube's (size-1)^3 lattice cells holding at least one before colour, 0...1.
+    public var coverage: Double
+    /// Pixels the errors below are measured on: a grid of up to 256 x 256 per pair.
+    public var measuredPixels: Int
+    /// Mean CIEDE2000 difference between the look applied to the before pixels and the after.
+    public var meanDeltaE: Double
+    /// 99th percentile of the same.
+    public var percentile99DeltaE: Double
+    /// The largest spread of the mean residual between 4 x 4 regions of one picture (L*a*b*).
+    public var regionVariation: Double
+    /// The pair with that spread.
+    public var regionVariationPair: String?
+    /// Pearson's r of the residual's L* with the before image's 1-pixel high-pass, and the L* it
+    /// explains (RMS); then the same for the 8-pixel high-pass.
+    public var fineDetail: (correlation: Double, amplitude: Double)
+    public var broadDetail: (correlation: Double, amplitude: Double)
+    /// Signs that the edit was not a colour map; empty for a clean global edit.
+    public var warnings: [LearnWarning]
+
+    public static func == (a: LearnReport, b: LearnReport) -> Bool {
+        a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
+            && a.coverage == b.coverage && a.measuredPixels == b.measuredPixels && a.meanDeltaE == b.meanDeltaE
+            && a.percentile99DeltaE == b.percentile99DeltaE && a.regionVariation == b.regionVariation
+            && a.regionVariationPair == b.regionVariationPair && a.fineDetail == b.fineDetail
+            && a.broadDetail == b.broadDetail && a.warnings == b.warnings
+    }
+}

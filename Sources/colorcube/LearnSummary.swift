@@ -1,0 +1,24 @@
+import ColorCubeLearner
+
+/// What `learn` tells the user on stderr once the look is written.
+enum LearnSummary {
+    static func print(_ result: LookFileLearner.Result, output: String) {
+        for path in result.pairs.unpaired {
+            Diagnostics.warning("\(path) has no partner of the same name in the other folder; left out")
+        }
+        for path in result.pairs.ambiguous {
+            Diagnostics.warning("\(path) shares its name with another image in its folder; left out")
+        }
+        let report = result.report
+        let percent = Diagnostics.decimal(report.coverage * 100, places: 1)
+        Diagnostics.note("learned \(output) (\(report.size)-cube) from \(report.pixels) pixels in "
+            + "\(report.pairs) pair\(report.pairs == 1 ? "" : "s") (\(report.distinctColors) distinct colours, "
+            + "\(percent)% of the lattice cells)")
+        Diagnostics.note("fit on the pairs: CIEDE2000 mean \(Diagnostics.decimal(report.meanDeltaE, places: 2)), "
+            + "99th percentile \(Diagnostics.decimal(report.percentile99DeltaE, places: 2)) "
+            + "(over \(report.measuredPixels) pixels)")
+        for warning in report.warnings {
+            Diagnostics.warning(warning.description)
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import ArgumentParser
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeLearner
+
+extension ColorCubeCommand {
+    struct Learn: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Learn a look from a photo before and after an edit, as a LUT.",
+            discussion: """
+                BEFORE and AFTER are two images of the same pixel size, or two folders whose images \
+                pair by relative path (the extension may differ: IMG_1.png with IMG_1.jpg). The look \
+                is the colour cube whose trilinear interpolation maps the before pixels closest to the \
+                after pixels, smoothed where the photos show no colours. The format follows the \
+                extension of -o: .cube (default size 33), .png (Hald, 64), .bin/.raw (Core Image, 64), \
+                .3dl or .icc (33). Only the global colour part of an edit can be learned: vignettes, \
+                brushes, sharpening and clarity are reported and left out.
+                """
+        )
+
+        @Argument(help: "The photo before the edit, or a folder of them.")
+        var before: String
+
+        @Argument(help: "The same photo after the edit, or a folder of them.")
+        var after: String
+
+        @Option(name: .shortAndLong, help: "The look to write: .cube, .png, .bin/.raw, .3dl or .icc.")
+        var output: String
+
+        @Option(help: "Lattice points per axis, 2 to 65 (default: 33, or 64 for .png and .bin).")
+        var size: Int?
+
+        @Option(help: "Weight of the smoothness penalty on second differences (default \(LookLearner.defaultSmoothness)).")
+        var smoothness: Double = LookLearner.defaultSmoothness
+
+        func validate() throws {
+            guard LUTFormats.forPath(output) != nil else {
+                throw ValidationError("cannot tell the format of \(output) from its extension; use "
+                    + LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or"))
+            }
+            if let size, !LearnError.sizeRange.contains(size) {
+                throw ValidationError("invalid --size \(size); use 2 to 65 points per axis")
+            }
+            guard smoothness.isFinite, smoothness >= 0 else {
+                throw ValidationError("invalid --smoothness \(smoothness); use 0 or more")
+            }
+        }
+
+        func run() throws {
+            try Diagnostics.reportingFailures {
+                let format = LUTFormats.forPath(output) ?? CubeTextFormat()
+                let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
+                                                       size: size, smoothness: smoothness)
+                LearnSummary.print(result, output: output)
+            }
+        }
+    }
+}

@@ -1,0 +1,281 @@
+import ColorCubeApplier
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeImaging
+import ColorCubeLearner
+import Foundation
+import Testing
+
+/// Photos, looks and measures shared by the learner's tests and by Tools/bench-learn.
+enum LearnBench {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The photos in COLORCUBE_LEARN_PHOTOS (Tools/bench-learn sets it), else LUTs/samples, sorted by name.
+    static func photos() throws -> [(name: String, image: RasterImage)] {
+        let folder = ProcessInfo.processInfo.environment["COLORCUBE_LEARN_PHOTOS"]
+            ?? root.appendingPathComponent("LUTs/samples").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }
+        return try names.sorted().map { name in
+            var image = try ImageApplier.read(folder + "/" + name).image
+            try ColorConversion.convertToSRGB(&image, path: name)
+            return (name, image)
+        }
+    }
+
+    static func look(_ name: String) throws -> ColorCube {
+        try LUTReader.read(path: root.appendingPathComponent("LUTs/\(name).cube").path).cube
+    }
+
+    /// `cube` applied to an 8-bit image by the engine, rounded to 8 bits as an export would be.
+    static func apply(_ cube: ColorCube, to image: RasterImage) -> RasterImage {
+        guard case .eight(var samples) = image.pixels else { return image }
+        let engine = LUTEngine(cube: cube, interpolation: .trilinear)
+        samples.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            engine.apply(UnsafePointer(base), to: base, pixelCount: image.pixelCount,
+                         layout: image.channels == 4 ? .rgba : .rgb, parallel: false)
+        }
+        var result = image
+        result.pixels = .eight(samples)
+        return result
+    }
+
+    static func buffer(_ image: RasterImage) throws -> PixelBuffer {
+        guard case .eight(let samples) = image.pixels else { throw LearnError.noPixels }
+        return try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .eight(samples))
+    }
+
+    /// CIEDE2000 between two 8-bit images, per pixel.
+    static func differences(_ a: RasterImage, _ b: RasterImage) -> [Double] {
+        guard case .eight(let x) = a.pixels, case .eight(let y) = b.pixels else { return [] }
+        let c = a.channels
+        return (0..<a.pixelCount).map { p in
+            let i = p * c
+            return CIEDE2000.difference(sRGB: SIMD3(Double(x[i]), Double(x[i + 1]), Double(x[i + 2])) / 255,
+                                        SIMD3(Double(y[i]), Double(y[i + 1]), Double(y[i + 2])) / 255)
+        }
+    }
+
+    static func summary(_ values: [Double]) -> (mean: Double, p99: Double) {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return (0, 0) }
+        return (sorted.reduce(0, +) / Double(sorted.count), sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))])
+    }
+
+    /// An 8-bit JPEG round trip of `image` at `quality` (4:2:0, as photo exports usually are).
+    static func jpeg(_ image: RasterImage, quality: Int) throws -> RasterImage {
+        let folder = try TemporaryDirectory()
+        try JPEGFile.write(image, to: folder.file("a.jpg"), quality: quality, subsampling: (2, 2))
+        return try JPEGFile.read(path: folder.file("a.jpg"))
+    }
+
+    /// Leave-one-out: for each photo, a look learned from the others (after = the true look,
+    /// passed through `afterTransform`) applied to it, against the true look. Pooled per pixel.
+    static func heldOut(look: ColorCube, photos: [(name: String, image: RasterImage)], size: Int = 33,
+                        smoothness: Double = LookLearner.defaultSmoothness,
+                        afterTransform: (RasterImage) throws -> RasterImage = { $0 }) throws -> (mean: Double, p99: Double) {
+        let afters = try photos.map { try afterTransform(apply(look, to: $0.image)) }
+        var all: [Double] = []
+        for held in photos.indices {
+            let learner = LookLearner()
+            for index in photos.indices where index != held {
+                try learner.add(before: buffer(photos[index].image), after: buffer(afters[index]), name: photos[index].name)
+            }
+            let learned = try learner.fit(size: size, smoothness: smoothness)
+            all += differences(apply(learned, to: photos[held].image), apply(look, to: photos[held].image))
+        }
+        return summary(all)
+    }
+
+    /// A square of random 8-bit colours, one pixel each.
+    static func randomColors(side: Int, seed: UInt64) -> RasterImage {
+        var generator = TestRandom(seed: seed)
+        let samples = (0..<(side * side * 3)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        return RasterImage(width: side, height: side, channels: 3, pixels: .eight(samples))
+    }
+
+    /// `image` darkened towards its corners (a vignette of `strength` at the far corner).
+    static func vignette(_ image: RasterImage, strength: Double) -> RasterImage {
+        guard case .eight(var s) = image.pixels else { return image }
+        let cx = Double(image.width) / 2, cy = Double(image.height) / 2
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)) / (cx * cx + cy * cy)
+                let factor = 1 - strength * d
+                for ch in 0..<3 {
+                    let i = (y * image.width + x) * image.channels + ch
+                    s[i] = UInt8((Double(s[i]) * factor).rounded())
+                }
+            }
+        }
+        var result = image
+        result.pixels = .eight(s)
+        return result
+    }
+
+    /// Unsharp mask: `image` plus `amount` times its difference from a box blur of `radius`.
+    static func sharpen(_ image: RasterImage, amount: Double, radius: Int) -> RasterImage {
+        guard case .eight(let s) = image.pixels else { return image }
+        var out = s
+        let w = image.width, h = image.height, c = image.channels
+        for y in 0..<h {
+            for x in 0..<w {
+                for ch in 0..<3 {
+                    var sum = 0.0, n = 0.0
+                    for dy in -radius...radius {
+                        for dx in -radius...radius {
+                            let px = min(max(x + dx, 0), w - 1), py = min(max(y + dy, 0), h - 1)
+                            sum += Double(s[(py * w + px) * c + ch]); n += 1
+                        }
+                    }
+                    let v = Double(s[(y * w + x) * c + ch])
+                    out[(y * w + x) * c + ch] = UInt8(min(max((v + amount * (v - sum / n)).rounded(), 0), 255))
+                }
+            }
+        }
+        var result = image
+        result.pixels = .eight(out)
+        return result
+    }
+}
+
+@Suite struct LookLearnerTests {
+    @Test func heldOutPhotosMatchTheTrueLook() throws {
+        let result = try LearnBench.heldOut(look: LearnBench.look("teal-orange"), photos: LearnBench.photos())
+        print("held out, teal-orange: mean \(result.mean), p99 \(result.p99)")
+        #expect(result.mean <= 0.5)
+        #expect(result.p99 <= 3)
+    }
+
+    @Test func heldOutWithJPEGAfters() throws {
+        let result = try LearnBench.heldOut(look: LearnBench.look("warm-fade"), photos: LearnBench.photos()) {
+            try LearnBench.jpeg($0, quality: 90)
+        }
+        print("held out, warm-fade, JPEG q90 afters: mean \(result.mean), p99 \(result.p99)")
+        #expect(result.mean <= 1.0)
+    }
+
+    @Test func aRandomColourPairLearnsTheWholeCube() throws {
+        let look = try LearnBench.look("teal-orange")
+        let random = LearnBench.randomColors(side: 384, seed: 5)
+        let learner = LookLearner()
+        try learner.add(before: LearnBench.buffer(random), after: LearnBench.buffer(LearnBench.apply(look, to: random)))
+        let learned = try learner.fit(size: 33)
+        var all: [Double] = []
+        for photo in try LearnBench.photos() {
+            all += LearnBench.differences(LearnBench.apply(learned, to: photo.image), LearnBench.apply(look, to: photo.image))
+        }
+        let result = LearnBench.summary(all)
+        print("random colours pair, held-out photos: mean \(result.mean), p99 \(result.p99)")
+        #expect(result.mean <= 0.5)
+        #expect(result.p99 <= 2)
+        #expect(learner.report(for: learned).coverage > 0.9)
+    }
+
+    @Test func theIdentityPairLearnsTheIdentity() throws {
+        let photo = try LearnBench.photos()[2].image
+        let learner = LookLearner()
+        try learner.add(before: LearnBench.buffer(photo), after: LearnBench.buffer(photo))
+        let learned = try learner.fit(size: 33)
+        let identity = try ColorCube.identity(size: 33)
+        let largest = zip(learned.values, identity.values).map { abs($0 - $1) }.max() ?? 1
+        #expect(largest * 255 <= 1)
+        let report = learner.report(for: learned)
+        #expect(report.meanDeltaE < 0.01)
+        #expect(report.warnings.isEmpty)
+    }
+
+    @Test func aCleanGlobalEditGetsNoWarning() throws {
+        let look = try LearnBench.look("teal-orange")
+        let photo = try LearnBench.photos()[0].image
+        let learner = LookLearner()
+        try learner.add(before: LearnBench.buffer(photo), after: LearnBench.buffer(try LearnBench.jpeg(LearnBench.apply(look, to: photo), quality: 90)))
+        let report = learner.report(for: try learner.fit(size: 33))
+        #expect(report.warnings.isEmpty, "\(report.warnings) \(report.regionVariation) \(report.fineDetail) \(report.broadDetail)")
+    }
+
+    @Test func aVignetteIsReported() throws {
+        let look = try LearnBench.look("teal-orange")
+        let photo = try LearnBench.photos()[0].image
+        let learner = LookLearner()
+        try learner.add(before: LearnBench.buffer(photo), after: LearnBench.buffer(LearnBench.vignette(LearnBench.apply(look, to: photo), strength: 0.4)), name: "astronaut")
+        let report = learner.report(for: try learner.fit(size: 33))
+        #expect(report.warnings.contains { if case .localEdit(pair: "astronaut", _) = $0 { true } else { false } }, "\(report.warnings) \(report.regionVariation)")
+        #expect(report.warnings.first?.description.contains("keeps only the global colour part") == true)
+    }
+
+    @Test func sharpeningIsReported() throws {
+        let look = try LearnBench.look("teal-orange")
+        let photo = try LearnBench.photos()[0].image
+        let learner = LookLearner()
+        try learner.add(before: LearnBench.buffer(photo), after: LearnBench.buffer(LearnBench.sharpen(LearnBench.apply(look, to: photo), amount: 1, radius: 1)))
+        let report = learner.report(for: try learner.fit(size: 33))
+        #expect(report.warnings.contains { if case .neighbourhoodEdit(radius: 1, _, _) = $0 { true } else { false } }, "\(report.warnings) \(report.fineDetail)")
+    }
+
+    @Test func fittingIsDeterministic() throws {
+        let look = try LearnBench.look("bleach-bypass")
+        let photo = try LearnBench.photos()[1].image
+        func learn() throws -> ColorCube {
+            let learner = LookLearner()
+            try learner.add(before: LearnBench.buffer(photo), after: LearnBench.buffer(LearnBench.apply(look, to: photo)))
+            return try learner.fit(size: 17)
+        }
+        #expect(try learn().values == learn().values)
+    }
+
+    @Test func pairsOfDifferentSizesAreRefused() throws {
+        let learner = LookLearner()
+        let a = try PixelBuffer(width: 2, height: 1, channels: 3, samples: .eight([0, 0, 0, 1, 1, 1]))
+        let b = try PixelBuffer(width: 1, height: 2, channels: 3, samples: .eight([0, 0, 0, 1, 1, 1]))
+        #expect(throws: LearnError.sizeMismatch(before: "p (before)", beforeWidth: 2, beforeHeight: 1,
+                                                after: "p (after)", afterWidth: 1, afterHeight: 2)) {
+            try learner.add(before: a, after: b, name: "p")
+        }
+    }
+
+    @Test func badBuffersAndArgumentsAreRefused() throws {
+        #expect(throws: LearnError.badBuffer(reason: "2 channels per pixel; RGB (3) or RGBA (4) is needed")) {
+            try PixelBuffer(width: 1, height: 1, channels: 2, samples: .eight([0, 0]))
+        }
+        #expect(throws: LearnError.badBuffer(reason: "0x1 pixels; both sides must be at least 1")) {
+            try PixelBuffer(width: 0, height: 1, channels: 3, samples: .eight([]))
+        }
+        #expect(throws: LearnError.badBuffer(reason: "2 samples for 1x1 pixels of 3 channels (3 expected)")) {
+            try PixelBuffer(width: 1, height: 1, channels: 3, samples: .sixteen([0, 0]))
+        }
+        let learner = LookLearner()
+        #expect(throws: LearnError.noPixels) { try learner.fit(size: 9) }
+        try learner.add(before: PixelBuffer(width: 1, height: 1, channels: 3, samples: .eight([1, 2, 3])),
+                        after: PixelBuffer(width: 1, height: 1, channels: 3, samples: .eight([1, 2, 3])))
+        #expect(throws: LearnError.invalidSize(66)) { try learner.fit(size: 66) }
+        #expect(throws: LearnError.invalidSmoothness(-1)) { try learner.fit(size: 9, smoothness: -1) }
+    }
+
+    @Test func sixteenBitPairsKeepTheirPrecision() throws {
+        // An affine look, which trilinear interpolation reproduces exactly, on 16-bit values that
+        // fall between 8-bit codes: the fit is exact to far below one 8-bit step.
+        var generator = TestRandom(seed: 9)
+        let before = (0..<(64 * 64 * 3)).map { _ in generator.code16() }
+        let after = before.map { UInt16((Double($0) * 0.8 + 6000).rounded()) }
+        let learner = LookLearner()
+        try learner.add(before: PixelBuffer(width: 64, height: 64, channels: 3, samples: .sixteen(before)),
+                        after: PixelBuffer(width: 64, height: 64, channels: 3, samples: .sixteen(after)))
+        let learned = try learner.fit(size: 9, smoothness: 0)
+        let sampler = CubeSampler(cube: learned)
+        let probe = sampler.sample(SIMD3<Double>(0.3, 0.6, 0.9))
+        let expected = SIMD3<Double>(0.3, 0.6, 0.9) * 0.8 + 6000.0 / 65535
+        let error = probe - expected
+        #expect(max(abs(error.x), abs(error.y), abs(error.z)) < 1e-4)
+    }
+
+    @Test func ciede2000MatchesPublishedPairs() {
+        // Sharma, Wu and Dalal (2005), table 1: pairs 1, 7 and 17.
+        #expect(abs(CIEDE2000.difference(SIMD3(50, 2.6772, -79.7751), SIMD3(50, 0, -82.7485)) - 2.0425) < 1e-4)
+        #expect(abs(CIEDE2000.difference(SIMD3(50, 0, 0), SIMD3(50, -1, 2)) - 2.3669) < 1e-4)
+        #expect(abs(CIEDE2000.difference(SIMD3(50, 2.5, 0), SIMD3(73, 25, -18)) - 27.1492) < 1e-4)
+        let white = CIEDE2000.lab(sRGB: SIMD3(1, 1, 1))
+        #expect(abs(white.x - 100) < 1e-3 && abs(white.y) < 1e-3 && abs(white.z) < 1e-3)
+    }
+}

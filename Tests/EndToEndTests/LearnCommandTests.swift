@@ -1,0 +1,80 @@
+import ColorCubeCore
+import ColorCubeImaging
+import Foundation
+import Testing
+
+@Suite struct LearnCommandTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("LUTs/samples").path
+    static let look = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("LUTs/teal-orange.cube").path
+
+    /// before/ and after/ folders: the PNG samples, the afters graded with the sample look and
+    /// saved as PNG under the same names; plus one before without a partner.
+    static func folders(_ scratch: Scratch) throws {
+        try FileManager.default.createDirectory(atPath: scratch.file("before/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.file("after/sub"), withIntermediateDirectories: true)
+        for name in ["chelsea", "coffee"] {
+            try FileManager.default.copyItem(atPath: samples + "/\(name).png", toPath: scratch.file("before/sub/\(name).png"))
+            let result = try CommandRunner.run(["apply", look, samples + "/\(name).png", "-o", scratch.file("after/sub/\(name).jpg"),
+                                                "--quality", "95"])
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        try FileManager.default.copyItem(atPath: samples + "/astronaut.png", toPath: scratch.file("before/astronaut.png"))
+    }
+
+    @Test func learnsFromFoldersAndReportsTheLooseFile() throws {
+        let scratch = try Scratch()
+        try Self.folders(scratch)
+        let result = try CommandRunner.run(["learn", scratch.file("before"), scratch.file("after"), "-o", scratch.file("look.cube")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("warning: \(scratch.file("before/astronaut.png")) has no partner"))
+        #expect(result.stderr.contains("from 136320 pixels in 2 pairs"))
+        #expect(result.stderr.contains("fit on the pairs: CIEDE2000 mean"))
+        #expect(!result.stderr.contains("the learned look keeps only"))
+        let text = try String(contentsOfFile: scratch.file("look.cube"), encoding: .utf8)
+        #expect(text.contains("LUT_3D_SIZE 33"))
+        // Deterministic: the same inputs write the same bytes.
+        let again = try CommandRunner.run(["learn", scratch.file("before"), scratch.file("after"), "-o", scratch.file("again.cube")])
+        #expect(again.status == 0)
+        let first = try String(contentsOfFile: scratch.file("look.cube"), encoding: .utf8)
+        let second = try String(contentsOfFile: scratch.file("again.cube"), encoding: .utf8)
+        #expect(first.replacingOccurrences(of: "TITLE \"look\"", with: "") == second.replacingOccurrences(of: "TITLE \"again\"", with: ""))
+    }
+
+    @Test func theOutputFormatFollowsTheExtension() throws {
+        let scratch = try Scratch()
+        try Self.folders(scratch)
+        let before = scratch.file("before/sub/coffee.png"), after = scratch.file("after/sub/coffee.jpg")
+        var result = try CommandRunner.run(["learn", before, after, "-o", scratch.file("look.bin"), "--size", "16"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FileManager.default.attributesOfItem(atPath: scratch.file("look.bin"))[.size] as? Int == 16 * 16 * 16 * 16)
+        result = try CommandRunner.run(["learn", before, after, "-o", scratch.file("look.png"), "--size", "16"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try PNGFile.read(path: scratch.file("look.png")).width == 64)
+    }
+
+    @Test func pairsOfDifferentSizesAreAnErrorAndNothingIsWritten() throws {
+        let scratch = try Scratch()
+        let result = try CommandRunner.run(["learn", Self.samples + "/coffee.png", Self.samples + "/astronaut.png",
+                                            "-o", scratch.file("look.cube")])
+        #expect(result.status == 1)
+        #expect(result.stderr == "colorcube: error: \(Self.samples)/coffee.png is 320x213 pixels but \(Self.samples)/astronaut.png "
+            + "is 320x320: the two images of a pair must have the same pixel size; export both at full size, uncropped and unrotated\n")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("look.cube")))
+    }
+
+    @Test func usageErrors() throws {
+        let scratch = try Scratch()
+        var result = try CommandRunner.run(["learn", "a.png", "b.png", "-o", scratch.file("look.txt")])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("cannot tell the format of"))
+        result = try CommandRunner.run(["learn", "a.png", "b.png", "-o", scratch.file("look.cube"), "--size", "80"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("invalid --size 80; use 2 to 65 points per axis"))
+        result = try CommandRunner.run(["learn", Self.samples, Self.samples + "/coffee.png", "-o", scratch.file("look.cube")])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("is a file but"))
+    }
+}
