@@ -1,3 +1,4 @@
+import ColorCubeConverter
 import ColorCubeCore
 
 extension FuzzTarget {
