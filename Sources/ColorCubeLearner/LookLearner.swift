@@ -73,7 +73,7 @@ public final class LookLearner {
         guard smoothness.isFinite, smoothness >= 0 else { throw .invalidSmoothness(smoothness) }
         guard tally.pixels > 0 else { throw .noPixels }
         let solution = LatticeSolver.solve(tally: tally.entries, pixels: tally.pixels, size: size, smoothness: smoothness)
-        lastIterations = solution.iterations.map(\.count)
+        lastIterations = [solution.iterations]
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -90,7 +90,8 @@ public final class LookLearner {
         }
     }
 
-    /// Conjugate-gradient iterations per lattice size of the last fit, coarsest first.
+    /// Conjugate-gradient iterations of the last fit (one count: the multigrid-preconditioned
+    /// solve on the requested size).
     public private(set) var lastIterations: [Int] = []
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit

@@ -12,7 +12,7 @@ public enum LookFileLearner {
         public var pairs: ImagePairs
         public var cube: ColorCube
         public var report: LearnReport
-        /// Conjugate-gradient iterations per lattice size, coarsest first.
+        /// Conjugate-gradient iterations of the fit (see `LookLearner.lastIterations`).
         public var iterations: [Int]
     }
 

@@ -1,3 +1,5 @@
+import ColorCubeCore
+import Foundation
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,80 +11,169 @@ import Darwin
 /// their value).
 ///
 /// Memory is bounded whatever the number of pairs: a 64 MB slot table (one 32-bit entry index per
-/// 8-bit colour, zero pages until touched) and one 56-byte entry per distinct colour, at most
-/// 2^24. The sums are integers, so they do not depend on the order pixels arrive in. 16-bit before
-/// colours share the entry of their nearest 8-bit colour; the entry's mean before colour (not the
-/// 8-bit key) is where the fit places it, which keeps 16-bit precision up to how the trilinear
-/// weights vary within 1/255.
-final class ColorTally {
+/// 8-bit colour, zero pages until touched) and one 60-byte entry (with its key) per distinct
+/// colour, at most 2^24; a large pair is summed in two halves on two threads, the second into a
+/// partner tally of the same kind, then merged. The sums are integers and entries are kept in the
+/// order their colours first appear, so the result is the same as summing on one thread, and
+/// does not depend on the order pixels arrive in beyond that order. 16-bit before colours share
+/// the entry of their nearest 8-bit colour; the entry's mean before colour (not the 8-bit key) is
+/// where the fit places it, which keeps 16-bit precision up to how the trilinear weights vary
+/// within 1/255.
+/// Sendable because each instance is used by one thread at a time: `add` splits a large pair
+/// between this tally and its `partner`, one thread each, and merges after both are done.
+final class ColorTally: @unchecked Sendable {
     struct Entry {
         var count: UInt64 = 0
         var before: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var after: (UInt64, UInt64, UInt64) = (0, 0, 0)
     }
 
+    /// Pixels below which a pair is summed on one thread.
+    static let splitThreshold = 1 << 18
+
     /// Slot table: entry index + 1 for each 8-bit colour red | green << 8 | blue << 16, 0 if unseen.
     private let slots: UnsafeMutablePointer<UInt32>
-    private(set) var entries: [Entry] = []
+    private var storage: UnsafeMutablePointer<Entry>
+    private var keys: UnsafeMutablePointer<UInt32>
+    private var capacity = 0
+    /// Distinct colours so far.
+    private(set) var count = 0
     /// Pixels tallied so far.
     private(set) var pixels = 0
+    /// Sums the second half of large pairs; empty between pairs.
+    private var partner: ColorTally?
 
     init() {
         // calloc of 64 MB maps fresh zero pages: only the colours met are ever touched.
         let raw = calloc(1 << 24, MemoryLayout<UInt32>.stride)
         slots = raw?.bindMemory(to: UInt32.self, capacity: 1 << 24)
             ?? UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << 24).initializedZero(count: 1 << 24)
+        storage = .allocate(capacity: 0)
+        keys = .allocate(capacity: 0)
     }
 
     deinit {
         free(slots)
+        storage.deallocate()
+        keys.deallocate()
     }
+
+    /// The entries, in the order their colours first appeared.
+    var entries: [Entry] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
     /// Tallies every pixel of a pair; pixels with alpha 0 in either image are left out.
     func add(before: PixelBuffer, after: PixelBuffer) {
         switch (before.samples, after.samples) {
-        case (.eight(let b), .eight(let a)): tally(b, before.channels, a, after.channels)
-        case (.eight(let b), .sixteen(let a)): tally(b, before.channels, a, after.channels)
-        case (.sixteen(let b), .eight(let a)): tally(b, before.channels, a, after.channels)
-        case (.sixteen(let b), .sixteen(let a)): tally(b, before.channels, a, after.channels)
+        case (.eight(let b), .eight(let a)): add(b, before.channels, a, after.channels)
+        case (.eight(let b), .sixteen(let a)): add(b, before.channels, a, after.channels)
+        case (.sixteen(let b), .eight(let a)): add(b, before.channels, a, after.channels)
+        case (.sixteen(let b), .sixteen(let a)): add(b, before.channels, a, after.channels)
         }
     }
 
-    private func tally<B: LearnSample, A: LearnSample>(_ before: [B], _ beforeChannels: Int,
-                                                       _ after: [A], _ afterChannels: Int) {
-        let count = before.count / beforeChannels
-        let bs = beforeChannels, ac = afterChannels
-        var used = 0
+    private func add<B: LearnSample, A: LearnSample>(_ before: [B], _ beforeChannels: Int,
+                                                     _ after: [A], _ afterChannels: Int) {
+        let total = before.count / beforeChannels
         before.withUnsafeBufferPointer { bp in
             after.withUnsafeBufferPointer { ap in
                 guard let b = bp.baseAddress, let a = ap.baseAddress else { return }
-                for pixel in 0..<count {
-                    let bi = pixel &* bs, ai = pixel &* ac
-                    if bs == 4, b[bi &+ 3] == 0 { continue }
-                    if ac == 4, a[ai &+ 3] == 0 { continue }
-                    let r = b[bi], g = b[bi &+ 1], bl = b[bi &+ 2]
-                    let key = B.code8(r) | B.code8(g) << 8 | B.code8(bl) << 16
-                    var slot = Int(slots[key])
-                    if slot == 0 {
-                        entries.append(Entry())
-                        slot = entries.count
-                        slots[key] = UInt32(slot)
-                    }
-                    entries.withUnsafeMutableBufferPointer { list in
-                        let e = list.baseAddress.unsafelyUnwrapped + (slot &- 1)
-                        e.pointee.count &+= 1
-                        e.pointee.before.0 &+= B.code16(r)
-                        e.pointee.before.1 &+= B.code16(g)
-                        e.pointee.before.2 &+= B.code16(bl)
-                        e.pointee.after.0 &+= A.code16(a[ai])
-                        e.pointee.after.1 &+= A.code16(a[ai &+ 1])
-                        e.pointee.after.2 &+= A.code16(a[ai &+ 2])
-                    }
-                    used &+= 1
+                let source = Source(before: b, beforeChannels: beforeChannels, after: a, afterChannels: afterChannels)
+                guard total >= Self.splitThreshold else {
+                    tally(source, 0..<total)
+                    return
                 }
+                let partner = self.partner ?? ColorTally()
+                self.partner = partner
+                let half = total / 2
+                ParallelLoop.run(iterations: 2) { index in
+                    if index == 0 { self.tally(source, 0..<half) } else { partner.tally(source, half..<total) }
+                }
+                merge(partner)
             }
         }
+    }
+
+    /// Where a pair's samples are.
+    /// Sendable: the tallying threads only read the samples it points at.
+    private struct Source<B: LearnSample, A: LearnSample>: @unchecked Sendable {
+        let before: UnsafePointer<B>
+        let beforeChannels: Int
+        let after: UnsafePointer<A>
+        let afterChannels: Int
+    }
+
+    private func tally<B: LearnSample, A: LearnSample>(_ source: Source<B, A>, _ range: Range<Int>) {
+        let b = source.before, a = source.after
+        let bs = source.beforeChannels, ac = source.afterChannels
+        let slots = self.slots
+        var entry = storage
+        var used = 0
+        for pixel in range {
+            let bi = pixel &* bs, ai = pixel &* ac
+            if bs == 4, b[bi &+ 3] == 0 { continue }
+            if ac == 4, a[ai &+ 3] == 0 { continue }
+            let r = b[bi], g = b[bi &+ 1], bl = b[bi &+ 2]
+            let key = B.code8(r) | B.code8(g) << 8 | B.code8(bl) << 16
+            var slot = Int(slots[key])
+            if slot == 0 {
+                slot = append(key: UInt32(key))
+                entry = storage
+            }
+            let e = entry + (slot &- 1)
+            e.pointee.count &+= 1
+            e.pointee.before.0 &+= B.code16(r)
+            e.pointee.before.1 &+= B.code16(g)
+            e.pointee.before.2 &+= B.code16(bl)
+            e.pointee.after.0 &+= A.code16(a[ai])
+            e.pointee.after.1 &+= A.code16(a[ai &+ 1])
+            e.pointee.after.2 &+= A.code16(a[ai &+ 2])
+            used &+= 1
+        }
         pixels += used
+    }
+
+    /// A new, empty entry for `key`; returns its slot value (index + 1).
+    private func append(key: UInt32) -> Int {
+        if count == capacity {
+            let grown = max(4096, capacity * 2)
+            let newStorage = UnsafeMutablePointer<Entry>.allocate(capacity: grown)
+            newStorage.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = newStorage
+            let newKeys = UnsafeMutablePointer<UInt32>.allocate(capacity: grown)
+            newKeys.moveInitialize(from: keys, count: count)
+            keys.deallocate()
+            keys = newKeys
+            capacity = grown
+        }
+        (storage + count).initialize(to: Entry())
+        keys[count] = key
+        count += 1
+        slots[Int(key)] = UInt32(count)
+        return count
+    }
+
+    /// Adds the partner's entries in their order (colours new here go last, as they would had
+    /// this tally read the partner's pixels itself), then empties the partner.
+    private func merge(_ other: ColorTally) {
+        for index in 0..<other.count {
+            let key = other.keys[index]
+            let from = other.storage[index]
+            var slot = Int(slots[Int(key)])
+            if slot == 0 { slot = append(key: key) }
+            let e = storage + (slot - 1)
+            e.pointee.count &+= from.count
+            e.pointee.before.0 &+= from.before.0
+            e.pointee.before.1 &+= from.before.1
+            e.pointee.before.2 &+= from.before.2
+            e.pointee.after.0 &+= from.after.0
+            e.pointee.after.1 &+= from.after.1
+            e.pointee.after.2 &+= from.after.2
+            other.slots[Int(key)] = 0
+        }
+        pixels += other.pixels
+        other.count = 0
+        other.pixels = 0
     }
 }
 

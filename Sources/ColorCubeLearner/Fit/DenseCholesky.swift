@@ -1,0 +1,71 @@
+/// The exact solve at the bottom of the multigrid cycle: a small lattice operator (at most 5^3
+/// nodes) written out as a dense matrix and factored once as L L^T.
+///
+/// The matrix is symmetric positive definite in exact arithmetic (the ridge sees to it); a pivot
+/// that rounding leaves at zero or below drops its unknown (solved as zero) rather than dividing
+/// by it.
+struct DenseCholesky {
+    private let grid: LatticeGrid
+    private let count: Int
+    /// Lower triangle, row-major, count x count.
+    private var factor: [Double]
+    /// Storage slot of each unknown, in `forEachNode` order.
+    private let slots: [Int]
+
+    init(_ op: LatticeOperator) {
+        let grid = op.grid
+        self.grid = grid
+        var slots: [Int] = []
+        var positions: [(Int, Int, Int)] = []
+        grid.forEachNode { slot, r, g, b in
+            slots.append(slot)
+            positions.append((r, g, b))
+        }
+        let count = slots.count
+        self.count = count
+        self.slots = slots
+        var a = [Double](repeating: 0, count: count * count)
+        let unit = Vector(grid.slotCount)
+        defer { unit.deallocate() }
+        op.withKernel { kernel in
+            for column in 0..<count {
+                unit[slots[column]] = SIMD4(1, 0, 0, 0)
+                for row in 0..<count {
+                    let (r, g, b) = positions[row]
+                    a[row * count + column] = kernel.row(unit.base, slot: slots[row], r, g, b).x
+                }
+                unit[slots[column]] = .zero
+            }
+        }
+        for j in 0..<count {
+            var pivot = a[j * count + j]
+            for k in 0..<j { pivot -= a[j * count + k] * a[j * count + k] }
+            let root = pivot > 0 ? pivot.squareRoot() : 0
+            a[j * count + j] = root
+            for i in (j + 1)..<max(count, j + 1) {
+                var sum = a[i * count + j]
+                for k in 0..<j { sum -= a[i * count + k] * a[j * count + k] }
+                a[i * count + j] = root > 0 ? sum / root : 0
+            }
+        }
+        factor = a
+    }
+
+    /// x = A^-1 b on the three channels (ghost slots of x untouched).
+    func solve(_ b: Vector, into x: Vector) {
+        var y = [SIMD4<Double>](repeating: .zero, count: count)
+        for i in 0..<count {
+            var sum = b[slots[i]]
+            for k in 0..<i { sum -= factor[i * count + k] * y[k] }
+            let d = factor[i * count + i]
+            y[i] = d > 0 ? sum / d : .zero
+        }
+        for i in stride(from: count - 1, through: 0, by: -1) {
+            var sum = y[i]
+            for k in (i + 1)..<max(count, i + 1) { sum -= factor[k * count + i] * y[k] }
+            let d = factor[i * count + i]
+            y[i] = d > 0 ? sum / d : .zero
+        }
+        for i in 0..<count { x[slots[i]] = y[i] }
+    }
+}

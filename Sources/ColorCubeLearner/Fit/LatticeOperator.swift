@@ -1,0 +1,160 @@
+import ColorCubeCore
+import Foundation
+
+/// The matrix of the fit on one lattice size, A = M + lambda K + eps I, in the compact form the
+/// solver's loops read: the data term M as a 27-point stencil per node (from `NormalEquations`),
+/// and the smoothness term K, the sum over the three axes of D2^T D2 along that axis, as 5
+/// coefficients per position along an axis (they depend only on how close the node is to the
+/// ends), already multiplied by lambda.
+///
+/// Row `slot` of A applied to a vector is `row(_:slot:_:_:_:)`; the same sum serves the matrix
+/// product (all rows at once, planes on all cores, each row summed by one thread) and the
+/// Gauss-Seidel sweeps of the multigrid preconditioner (rows in a fixed order, in place), so the
+/// three never disagree about A.
+final class LatticeOperator {
+    let grid: LatticeGrid
+    let equations: NormalEquations
+    let lambda: Double
+    /// lambda times row p of D2^T D2 along one axis: coefficient of neighbour p + d at
+    /// `penalty[5 p + d + 2]`, zero where p + d is off the lattice.
+    private let penalty: [Double]
+    /// The first and last d (-2...2) with a non-zero coefficient at each position.
+    private let reach: [(low: Int, high: Int)]
+    /// Slot offsets of the 27 stencil entries, index (dr+1) + 3 (dg+1) + 9 (db+1).
+    private let stencil: [Int]
+    /// 1 / A_ii per slot (zero on the ghosts).
+    let inverseDiagonal: [Double]
+
+    init(_ equations: NormalEquations, smoothness: Double) {
+        let grid = equations.grid
+        let n = grid.size
+        self.grid = grid
+        self.equations = equations
+        let lambda = n >= 3 ? smoothness * Double(n - 1) : 0
+        self.lambda = lambda
+        // Row p of D2^T D2 (second differences centred at 1...n-2, weights 1, -2, 1).
+        var penalty = [Double](repeating: 0, count: 5 * n)
+        var reach = [(low: Int, high: Int)](repeating: (0, -1), count: n)
+        let weight = [1.0, -2.0, 1.0]
+        for p in 0..<n {
+            for centre in (p - 1)...(p + 1) where centre >= 1 && centre <= n - 2 {
+                for d in -2...2 {
+                    let q = p + d
+                    let a = p - centre, c = q - centre
+                    guard abs(a) <= 1, abs(c) <= 1 else { continue }
+                    penalty[5 * p + d + 2] += lambda * weight[a + 1] * weight[c + 1]
+                }
+            }
+            let used = (-2...2).filter { penalty[5 * p + $0 + 2] != 0 }
+            reach[p] = (used.first ?? 0, used.last ?? -1)
+        }
+        self.penalty = penalty
+        self.reach = reach
+        stencil = (0..<27).map { grid.offset($0 % 3 - 1, $0 / 3 % 3 - 1, $0 / 9 - 1) }
+        var inverseDiagonal = [Double](repeating: 0, count: grid.slotCount)
+        equations.matrix.withUnsafeBufferPointer { m in
+            grid.forEachNode { slot, r, g, b in
+                let diagonal = m[slot * 27 + 13] + penalty[5 * r + 2] + penalty[5 * g + 2] + penalty[5 * b + 2]
+                    + LatticeSolver.ridge
+                inverseDiagonal[slot] = 1 / diagonal
+            }
+        }
+        self.inverseDiagonal = inverseDiagonal
+    }
+
+    /// Calls `body` with raw views of the constants the row sum reads.
+    @inline(__always)
+    func withKernel<Result>(_ body: (Kernel) -> Result) -> Result {
+        equations.matrix.withUnsafeBufferPointer { m in
+            stencil.withUnsafeBufferPointer { o in
+                penalty.withUnsafeBufferPointer { c in
+                    reach.withUnsafeBufferPointer { e in
+                        body(Kernel(matrix: m.baseAddress.unsafelyUnwrapped, offsets: o.baseAddress.unsafelyUnwrapped,
+                                    penalty: c.baseAddress.unsafelyUnwrapped, reach: e.baseAddress.unsafelyUnwrapped,
+                                    greenStride: grid.greenStride, blueStride: grid.blueStride,
+                                    smooth: lambda > 0))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Raw pointers to an operator's constants, valid inside `withKernel`.
+    /// Sendable: the threads of `multiply` only read it.
+    struct Kernel: @unchecked Sendable {
+        let matrix: UnsafePointer<Double>
+        let offsets: UnsafePointer<Int>
+        let penalty: UnsafePointer<Double>
+        let reach: UnsafePointer<(low: Int, high: Int)>
+        let greenStride: Int
+        let blueStride: Int
+        let smooth: Bool
+
+        /// Row `slot` (node r, g, b) of A times x.
+        @inline(__always)
+        func row(_ x: UnsafePointer<SIMD4<Double>>, slot: Int, _ r: Int, _ g: Int, _ b: Int) -> SIMD4<Double> {
+            var sum = LatticeSolver.ridge * x[slot]
+            let m = matrix + slot &* 27
+            for k in 0..<27 { sum += m[k] * x[slot &+ offsets[k]] }
+            if smooth {
+                sum += axis(x, slot, 1, r) + axis(x, slot, greenStride, g) + axis(x, slot, blueStride, b)
+            }
+            return sum
+        }
+
+        @inline(__always)
+        private func axis(_ x: UnsafePointer<SIMD4<Double>>, _ slot: Int, _ stride: Int, _ p: Int) -> SIMD4<Double> {
+            let c = penalty + (5 &* p &+ 2)
+            let span = reach[p]
+            var sum = SIMD4<Double>.zero
+            var d = span.low
+            while d <= span.high {
+                sum += c[d] * x[slot &+ d &* stride]
+                d &+= 1
+            }
+            return sum
+        }
+    }
+
+    /// y = A x over all real nodes (ghosts untouched). Planes of constant blue run on all cores;
+    /// each row is summed by one thread in a fixed order, so the result does not depend on how
+    /// the planes are shared out.
+    func multiply(_ x: Vector, into y: Vector) {
+        let grid = self.grid
+        let n = grid.size
+        withKernel { kernel in
+            ParallelLoop.run(iterations: n) { b in
+                for g in 0..<n {
+                    let first = grid.slot(0, g, b)
+                    for r in 0..<n {
+                        let slot = first &+ r
+                        y[slot] = kernel.row(x.base, slot: slot, r, g, b)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One Gauss-Seidel sweep on A x = rhs, in place, nodes in storage order (`forward`) or the
+    /// reverse. A backward sweep is the adjoint of a forward one, which keeps the multigrid cycle
+    /// symmetric.
+    func sweep(_ x: Vector, rhs: Vector, forward: Bool) {
+        let grid = self.grid
+        let n = grid.size
+        inverseDiagonal.withUnsafeBufferPointer { inverse in
+            withKernel { kernel in
+                let range = forward ? Array(0..<n) : Array((0..<n).reversed())
+                for b in range {
+                    for g in range {
+                        let first = grid.slot(0, g, b)
+                        for r in range {
+                            let slot = first &+ r
+                            let residual = rhs[slot] - kernel.row(x.base, slot: slot, r, g, b)
+                            x[slot] += residual * inverse[slot]
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
