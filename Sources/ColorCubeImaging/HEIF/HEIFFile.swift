@@ -105,13 +105,7 @@ public enum HEIFFile {
                              quality: Int = ImageWriteOptions.defaultQuality, coding: Coding,
                              sRGBAsNCLX: Bool? = nil) throws(ImageError) {
         let shownPath = displayPath ?? path
-        guard image.channels == 3 || image.channels == 4 else {
-            throw .cannotWrite(path: shownPath, reason: "HEIF holds RGB or RGBA, and the image has \(image.channels) channels")
-        }
-        guard image.pixels.count == image.width * image.height * image.channels else {
-            throw .cannotWrite(path: shownPath, reason: "the image has \(image.pixels.count) samples, not "
-                               + "\(image.width)x\(image.height)x\(image.channels)")
-        }
+        try image.checkWritable(holds: "HEIF holds RGB or RGBA", path: shownPath)
         let nclx = image.colorSpace == .sRGB && (sRGBAsNCLX ?? (coding == .av1))
         let profile: [UInt8] = switch image.colorSpace {
         case .icc(let data): data.bytes

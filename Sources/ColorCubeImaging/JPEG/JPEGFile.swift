@@ -70,13 +70,7 @@ public enum JPEGFile {
                              quality: Int = 92, subsampling: (horizontal: Int, vertical: Int)? = nil)
         throws(ImageError) {
         let shownPath = displayPath ?? path
-        guard image.channels == 3 || image.channels == 4 else {
-            throw .cannotWrite(path: shownPath, reason: "JPEG holds RGB, and the image has \(image.channels) channels")
-        }
-        guard image.pixels.count == image.width * image.height * image.channels else {
-            throw .cannotWrite(path: shownPath, reason: "the image has \(image.pixels.count) samples, not "
-                               + "\(image.width)x\(image.height)x\(image.channels)")
-        }
+        try image.checkWritable(holds: "JPEG holds RGB", path: shownPath)
         var metadata = image.metadata
         if let exif = metadata.exif, !metadata.jpegMarkers.contains(where: \.isExif) {
             metadata.jpegMarkers.insert(JPEGMarker(code: 0xE1, data: JPEGMarker.exifHeader + exif), at: 0)

@@ -64,3 +64,19 @@ public enum PixelStorage: Sendable {
         }
     }
 }
+
+extension RasterImage {
+    /// Checks, before an encoder starts, that the image is RGB or RGBA and that its samples fill
+    /// width x height x channels: the writers' shared precondition.
+    /// - Parameter holds: what the format holds, for the message ("JPEG holds RGB").
+    /// - Throws: `ImageError.cannotWrite` naming `path`.
+    func checkWritable(holds: String, path: String) throws(ImageError) {
+        guard channels == 3 || channels == 4 else {
+            throw .cannotWrite(path: path, reason: "\(holds), and the image has \(channels) channels")
+        }
+        guard pixels.count == width * height * channels else {
+            throw .cannotWrite(path: path, reason: "the image has \(pixels.count) samples, not "
+                               + "\(width)x\(height)x\(channels)")
+        }
+    }
+}

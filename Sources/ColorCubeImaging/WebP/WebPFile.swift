@@ -60,13 +60,7 @@ public enum WebPFile {
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil,
                              quality: Int = ImageWriteOptions.defaultQuality, lossless: Bool = false) throws(ImageError) {
         let shownPath = displayPath ?? path
-        guard image.channels == 3 || image.channels == 4 else {
-            throw .cannotWrite(path: shownPath, reason: "WebP holds RGB or RGBA, and the image has \(image.channels) channels")
-        }
-        guard image.pixels.count == image.width * image.height * image.channels else {
-            throw .cannotWrite(path: shownPath, reason: "the image has \(image.pixels.count) samples, not "
-                               + "\(image.width)x\(image.height)x\(image.channels)")
-        }
+        try image.checkWritable(holds: "WebP holds RGB or RGBA", path: shownPath)
         let samples: [UInt8]
         switch image.pixels {
         case .eight(let eight): samples = eight
