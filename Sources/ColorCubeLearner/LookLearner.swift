@@ -20,21 +20,34 @@ import ColorCubeCore
 /// let report = learner.report(for: cube)      // report.meanDeltaE, report.warnings...
 /// ```
 public final class LookLearner {
-    /// The smoothness `fit` uses unless told otherwise. On the coffee photo graded with the
-    /// teal-orange look, the fit's own CIEDE2000 mean is 0.17 at 1e-5, 0.25 at 1e-4 and 0.42 at
-    /// 1e-3, so larger weights bend what the photos show; at 1e-5 the held-out figures in the
-    /// README meet their goals. Smaller weights were not compared on held-out photos.
-    public static let defaultSmoothness = 1e-5
+    /// The smoothness `fit` uses unless told otherwise, chosen on held-out photos: looks learned
+    /// from four of the five full-size sample photos with lossless afters and applied to the
+    /// fifth, averaged over the seven sample looks, give a CIEDE2000 mean of 0.096, 0.088, 0.085,
+    /// 0.091, 0.100, 0.121 and 0.162 at 1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 3e-6 and 1e-5. Larger
+    /// weights bend the colours the photos show; smaller ones let the colours they do not show
+    /// follow the few nearby pixels too closely.
+    public static let defaultSmoothness = 1e-7
+    /// The `noiseSmoothness` a learner has unless told otherwise, chosen as `defaultSmoothness`
+    /// was but with the afters saved as JPEG quality 90 (4:2:0): held-out means 0.515, 0.499 and
+    /// 0.518 at 3e-5, 6e-5 and 1.2e-4 per squared code (the afters measure 0.45 to 2.4 codes).
+    public static let defaultNoiseSmoothness = 6e-5
+    /// Smoothness added per squared code of after noise (`PairNoise`): the balance between data
+    /// and prior moves with the noise's variance, as in any least-squares fit.
+    public let noiseSmoothness: Double
     /// Pixels kept for the report across all pairs; past it every pair keeps half as many.
     static let sampleBudget = 1 << 21
 
     private let tally = ColorTally()
+    /// Each pair's noise variance times its pixels, summed.
+    private var noiseVariancePixels = 0.0
     private var samples: [PairSamples] = []
     private var keptSamples = 0
     /// Pairs added.
     public private(set) var pairCount = 0
 
-    public init() {}
+    public init(noiseSmoothness: Double = LookLearner.defaultNoiseSmoothness) {
+        self.noiseSmoothness = noiseSmoothness
+    }
 
     /// Pixels added so far (alpha-0 pixels left out).
     public var pixelCount: Int { tally.pixels }
@@ -49,7 +62,10 @@ public final class LookLearner {
             throw .sizeMismatch(before: name + " (before)", beforeWidth: before.width, beforeHeight: before.height,
                                 after: name + " (after)", afterWidth: after.width, afterHeight: after.height)
         }
-        tally.add(before: before, after: after)
+        let noise = PairNoise.measure(before: before, after: after).deviation
+        let pixelsBefore = tally.pixels
+        tally.add(before: before, after: after, weights: FlatnessWeights(noise: noise))
+        noiseVariancePixels += noise * noise * Double(tally.pixels - pixelsBefore)
         let kept = PairSamples(name: name, before: before, after: after)
         keptSamples += kept.samples.count
         samples.append(kept)
@@ -72,8 +88,11 @@ public final class LookLearner {
         guard LearnError.sizeRange.contains(size) else { throw .invalidSize(size) }
         guard smoothness.isFinite, smoothness >= 0 else { throw .invalidSmoothness(smoothness) }
         guard tally.pixels > 0 else { throw .noPixels }
-        let solution = LatticeSolver.solve(tally: tally.entries, pixels: tally.pixels, size: size, smoothness: smoothness)
+        let used = effectiveSmoothness(smoothness)
+        let solution = LatticeSolver.solve(tally: tally.entries, totalWeight: tally.totalWeight, size: size,
+                                           smoothness: used)
         lastIterations = [solution.iterations]
+        lastSmoothness = used
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -90,20 +109,38 @@ public final class LookLearner {
         }
     }
 
+    /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
+    /// the pairs' pixels; 0 for exports without loss.
+    public var afterNoise: Double {
+        tally.pixels > 0 ? (noiseVariancePixels / Double(tally.pixels)).squareRoot() : 0
+    }
+
+    /// The smoothness a fit asked for `smoothness` uses: raised for noisy afters by
+    /// `noiseSmoothness` times the noise squared, so that a JPEG export's noise is smoothed away
+    /// rather than learned, while a lossless pair keeps every detail of its look.
+    public func effectiveSmoothness(_ smoothness: Double) -> Double {
+        smoothness + noiseSmoothness * afterNoise * afterNoise
+    }
+
     /// Conjugate-gradient iterations of the last fit (one count: the multigrid-preconditioned
     /// solve on the requested size).
     public private(set) var lastIterations: [Int] = []
+    /// The smoothness the last fit used (`effectiveSmoothness` of the one asked for).
+    public private(set) var lastSmoothness = LookLearner.defaultSmoothness
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
     /// looks like more than a colour map.
     public func report(for cube: ColorCube) -> LearnReport {
         let diagnosis = EditDiagnosis.measure(cube, pairs: samples)
-        return LearnReport(
+        var report = LearnReport(
             pairs: pairCount, pixels: tally.pixels, distinctColors: tally.entries.count, size: cube.size,
             coverage: coverage(size: cube.size), measuredPixels: diagnosis.measured,
             meanDeltaE: diagnosis.mean, percentile99DeltaE: diagnosis.percentile99,
             regionVariation: diagnosis.regionVariation, regionVariationPair: diagnosis.regionVariationPair,
             fineDetail: diagnosis.fine, broadDetail: diagnosis.broad, warnings: diagnosis.warnings)
+        report.afterNoise = afterNoise
+        report.smoothness = lastSmoothness
+        return report
     }
 
     /// Share of the (size-1)^3 cells holding at least one before colour.

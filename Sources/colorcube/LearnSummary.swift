@@ -1,4 +1,5 @@
 import ColorCubeLearner
+import Foundation
 
 /// What `learn` tells the user on stderr once the look is written.
 enum LearnSummary {
@@ -17,6 +18,10 @@ enum LearnSummary {
         Diagnostics.note("fit on the pairs: CIEDE2000 mean \(Diagnostics.decimal(report.meanDeltaE, places: 2)), "
             + "99th percentile \(Diagnostics.decimal(report.percentile99DeltaE, places: 2)) "
             + "(over \(report.measuredPixels) pixels)")
+        if report.afterNoise > 0 {
+            Diagnostics.note("the afters carry compression noise (\(Diagnostics.decimal(report.afterNoise, places: 2)) codes): "
+                + "busy areas counted less, smoothness raised to \(String(format: "%.2g", report.smoothness))")
+        }
         for warning in report.warnings {
             Diagnostics.warning(warning.description)
         }

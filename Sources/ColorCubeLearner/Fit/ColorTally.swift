@@ -6,9 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Photo pixels summed by colour: for each distinct 8-bit before colour, how many pixels had it,
-/// and the sums of their before and after values (16-bit scale, so 8-bit codes count 257 times
-/// their value).
+/// Photo pixels summed by colour: for each distinct 8-bit before colour, the weight of the
+/// pixels that had it (`FlatnessWeights.full` each in a pair without noise, less where a noisy
+/// pair's before image is busy), and the weighted sums of their before and after values (16-bit
+/// scale, so 8-bit codes count 257 times their value).
 ///
 /// Memory is bounded whatever the number of pairs: a 64 MB slot table (one 32-bit entry index per
 /// 8-bit colour, zero pages until touched) and one 60-byte entry (with its key) per distinct
@@ -40,6 +41,8 @@ final class ColorTally: @unchecked Sendable {
     private(set) var count = 0
     /// Pixels tallied so far.
     private(set) var pixels = 0
+    /// Their weights summed (`pixels` times `FlatnessWeights.full` where every pixel had full weight).
+    private(set) var totalWeight: UInt64 = 0
     /// Sums the second half of large pairs; empty between pairs.
     private var partner: ColorTally?
 
@@ -61,23 +64,26 @@ final class ColorTally: @unchecked Sendable {
     /// The entries, in the order their colours first appeared.
     var entries: [Entry] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
-    /// Tallies every pixel of a pair; pixels with alpha 0 in either image are left out.
-    func add(before: PixelBuffer, after: PixelBuffer) {
+    /// Tallies every pixel of a pair, each with the weight `weights` gives it; pixels with alpha 0
+    /// in either image are left out.
+    func add(before: PixelBuffer, after: PixelBuffer, weights: FlatnessWeights) {
         switch (before.samples, after.samples) {
-        case (.eight(let b), .eight(let a)): add(b, before.channels, a, after.channels)
-        case (.eight(let b), .sixteen(let a)): add(b, before.channels, a, after.channels)
-        case (.sixteen(let b), .eight(let a)): add(b, before.channels, a, after.channels)
-        case (.sixteen(let b), .sixteen(let a)): add(b, before.channels, a, after.channels)
+        case (.eight(let b), .eight(let a)): add(b, before.channels, a, after.channels, before.width, weights)
+        case (.eight(let b), .sixteen(let a)): add(b, before.channels, a, after.channels, before.width, weights)
+        case (.sixteen(let b), .eight(let a)): add(b, before.channels, a, after.channels, before.width, weights)
+        case (.sixteen(let b), .sixteen(let a)): add(b, before.channels, a, after.channels, before.width, weights)
         }
     }
 
     private func add<B: LearnSample, A: LearnSample>(_ before: [B], _ beforeChannels: Int,
-                                                     _ after: [A], _ afterChannels: Int) {
+                                                     _ after: [A], _ afterChannels: Int,
+                                                     _ width: Int, _ weights: FlatnessWeights) {
         let total = before.count / beforeChannels
         before.withUnsafeBufferPointer { bp in
             after.withUnsafeBufferPointer { ap in
                 guard let b = bp.baseAddress, let a = ap.baseAddress else { return }
-                let source = Source(before: b, beforeChannels: beforeChannels, after: a, afterChannels: afterChannels)
+                let source = Source(before: b, beforeChannels: beforeChannels, after: a, afterChannels: afterChannels,
+                                    width: width, pixels: total, weights: weights)
                 guard total >= Self.splitThreshold else {
                     tally(source, 0..<total)
                     return
@@ -93,43 +99,81 @@ final class ColorTally: @unchecked Sendable {
         }
     }
 
-    /// Where a pair's samples are.
+    /// Where a pair's samples are, and how its pixels are weighted.
     /// Sendable: the tallying threads only read the samples it points at.
     private struct Source<B: LearnSample, A: LearnSample>: @unchecked Sendable {
         let before: UnsafePointer<B>
         let beforeChannels: Int
         let after: UnsafePointer<A>
         let afterChannels: Int
+        let width: Int
+        let pixels: Int
+        let weights: FlatnessWeights
     }
 
+    /// Sums `range` of the pair's pixels. A pixel weighs `FlatnessWeights.full`, or, when the
+    /// pair has a weight table, what the table gives the largest difference (8-bit codes, over
+    /// channels) between it and its four neighbours in the before image.
     private func tally<B: LearnSample, A: LearnSample>(_ source: Source<B, A>, _ range: Range<Int>) {
+        // Two copies of the loop, each compiled for its case: the uniform one stays as tight as
+        // a plain count.
+        if source.weights.isUniform {
+            tally(source, range, weighted: false)
+        } else {
+            tally(source, range, weighted: true)
+        }
+    }
+
+    @inline(__always)
+    private func tally<B: LearnSample, A: LearnSample>(_ source: Source<B, A>, _ range: Range<Int>, weighted: Bool) {
         let b = source.before, a = source.after
         let bs = source.beforeChannels, ac = source.afterChannels
+        let width = source.width, last = source.pixels
+        let table = source.weights.table
         let slots = self.slots
         var entry = storage
         var used = 0
+        var weightSum: UInt64 = 0
         for pixel in range {
             let bi = pixel &* bs, ai = pixel &* ac
             if bs == 4, b[bi &+ 3] == 0 { continue }
             if ac == 4, a[ai &+ 3] == 0 { continue }
             let r = b[bi], g = b[bi &+ 1], bl = b[bi &+ 2]
-            let key = B.code8(r) | B.code8(g) << 8 | B.code8(bl) << 16
+            let r8 = B.code8(r), g8 = B.code8(g), b8 = B.code8(bl)
+            let key = r8 | g8 << 8 | b8 << 16
+            var w = FlatnessWeights.full
+            if weighted {
+                var spread = 0
+                @inline(__always) func compare(_ neighbour: Int) {
+                    let ni = neighbour &* bs
+                    spread = max(spread, abs(B.code8(b[ni]) &- r8), abs(B.code8(b[ni &+ 1]) &- g8),
+                                 abs(B.code8(b[ni &+ 2]) &- b8))
+                }
+                let x = pixel % width
+                if x > 0 { compare(pixel &- 1) }
+                if x &+ 1 < width { compare(pixel &+ 1) }
+                if pixel >= width { compare(pixel &- width) }
+                if pixel &+ width < last { compare(pixel &+ width) }
+                w = table[spread]
+            }
             var slot = Int(slots[key])
             if slot == 0 {
                 slot = append(key: UInt32(key))
                 entry = storage
             }
             let e = entry + (slot &- 1)
-            e.pointee.count &+= 1
-            e.pointee.before.0 &+= B.code16(r)
-            e.pointee.before.1 &+= B.code16(g)
-            e.pointee.before.2 &+= B.code16(bl)
-            e.pointee.after.0 &+= A.code16(a[ai])
-            e.pointee.after.1 &+= A.code16(a[ai &+ 1])
-            e.pointee.after.2 &+= A.code16(a[ai &+ 2])
+            e.pointee.count &+= w
+            e.pointee.before.0 &+= w &* B.code16(r)
+            e.pointee.before.1 &+= w &* B.code16(g)
+            e.pointee.before.2 &+= w &* B.code16(bl)
+            e.pointee.after.0 &+= w &* A.code16(a[ai])
+            e.pointee.after.1 &+= w &* A.code16(a[ai &+ 1])
+            e.pointee.after.2 &+= w &* A.code16(a[ai &+ 2])
             used &+= 1
+            weightSum &+= w
         }
         pixels += used
+        totalWeight &+= weightSum
     }
 
     /// A new, empty entry for `key`; returns its slot value (index + 1).
@@ -172,8 +216,10 @@ final class ColorTally: @unchecked Sendable {
             other.slots[Int(key)] = 0
         }
         pixels += other.pixels
+        totalWeight &+= other.totalWeight
         other.count = 0
         other.pixels = 0
+        other.totalWeight = 0
     }
 }
 

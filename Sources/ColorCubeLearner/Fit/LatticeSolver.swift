@@ -39,12 +39,12 @@ enum LatticeSolver {
     /// 1e-6, 0.05 at 1e-5); 1e-7 takes 22 iterations there, 1e-6 17.
     static let tolerance = 1e-7
 
-    static func solve(tally: [ColorTally.Entry], pixels: Int, size: Int, smoothness: Double) -> Solution {
+    static func solve(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, smoothness: Double) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
         // The levels' data terms are independent sums over the tally: built side by side.
         let built = Mutex<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
         ParallelLoop.run(iterations: sizes.count) { index in
-            let equations = NormalEquations(tally: tally, pixels: pixels, size: sizes[index])
+            let equations = NormalEquations(tally: tally, totalWeight: totalWeight, size: sizes[index])
             built.withLock { $0[index] = equations }
         }
         let levels = built.withLock { $0 }.compactMap { $0 }.map { LatticeOperator($0, smoothness: smoothness) }

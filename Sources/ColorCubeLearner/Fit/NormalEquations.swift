@@ -1,8 +1,9 @@
 /// The least-squares data term of a fit on one lattice size, from the colour tally.
 ///
-/// For a colour c seen n_c times with mean before x_c and mean after y_c, the look's output is
-/// sum_k w_k(x_c) L_k over the 8 corners of its cell, so the data term
-/// (1/P) sum_c n_c |sum_k w_k L_k - y_c|^2 (P pixels in all) has the normal matrix
+/// For a colour c of tally weight n_c (its pixels' weights summed, see `ColorTally`) with mean
+/// before x_c and mean after y_c, the look's output is sum_k w_k(x_c) L_k over the 8 corners of
+/// its cell, so the data term (1/P) sum_c n_c |sum_k w_k L_k - y_c|^2 (P the total weight) has
+/// the normal matrix
 /// (1/P) sum_c n_c w_a w_b and right-hand side (1/P) sum_c n_c w_a y_c. A node couples only to the
 /// 26 around it, so the matrix is stored as a 27-point stencil per node (index
 /// (dr+1) + 3 (dg+1) + 9 (db+1)); the three output channels share it.
@@ -23,7 +24,7 @@ struct NormalEquations {
         return (dr + 1) + 3 * (dg + 1) + 9 * (db + 1)
     }
 
-    init(tally: [ColorTally.Entry], pixels: Int, size: Int) {
+    init(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int) {
         let grid = LatticeGrid(size: size)
         self.grid = grid
         var matrix = [Double](repeating: 0, count: grid.slotCount * 27)
@@ -59,7 +60,7 @@ struct NormalEquations {
                 shiftWeight[slot] += wa
             }
         }
-        let perPixel = 1 / Double(max(pixels, 1))
+        let perPixel = 1 / Double(max(totalWeight, 1))
         for index in matrix.indices { matrix[index] *= perPixel }
         for index in rhs.indices { rhs[index] *= perPixel }
         let last = Double(size - 1)

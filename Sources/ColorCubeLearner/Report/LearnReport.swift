@@ -26,12 +26,19 @@ public struct LearnReport: Sendable, Equatable {
     public var broadDetail: (correlation: Double, amplitude: Double)
     /// Signs that the edit was not a colour map; empty for a clean global edit.
     public var warnings: [LearnWarning]
+    /// The after images' compression noise in 8-bit codes (`LookLearner.afterNoise`), 0 for
+    /// lossless exports.
+    public var afterNoise: Double = 0
+    /// The smoothness the fit used: the one asked for, raised for noisy afters
+    /// (`LookLearner.effectiveSmoothness`).
+    public var smoothness: Double = 0
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
             && a.coverage == b.coverage && a.measuredPixels == b.measuredPixels && a.meanDeltaE == b.meanDeltaE
             && a.percentile99DeltaE == b.percentile99DeltaE && a.regionVariation == b.regionVariation
             && a.regionVariationPair == b.regionVariationPair && a.fineDetail == b.fineDetail
-            && a.broadDetail == b.broadDetail && a.warnings == b.warnings
+            && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
+            && a.smoothness == b.smoothness
     }
 }

@@ -30,7 +30,7 @@ extension ColorCubeCommand {
         @Option(help: "Lattice points per axis, 2 to 65 (default: 33, or 64 for .png and .bin).")
         var size: Int?
 
-        @Option(help: "Weight of the smoothness penalty on second differences (default \(LookLearner.defaultSmoothness)).")
+        @Option(help: "Weight of the smoothness penalty on second differences (default \(LookLearner.defaultSmoothness); noisy afters such as JPEG exports add to it).")
         var smoothness: Double = LookLearner.defaultSmoothness
 
         func validate() throws {

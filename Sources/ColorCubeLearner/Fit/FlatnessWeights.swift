@@ -1,0 +1,38 @@
+/// How much a pixel of a noisy pair counts in the fit, by how busy the before image is around it.
+///
+/// Lossy compression errs most where the picture changes: at edges and in fine texture (JPEG's
+/// halved chroma smears colour across edges, and its blocks ring), and least in flat areas, where
+/// it keeps colour well. So in a pair whose after is noisy, a pixel whose four neighbours differ
+/// from it by d codes (the largest difference over channels, 8-bit scale) weighs
+/// `full / (1 + (d / tau)^2)`, at least 1, with tau shrinking as the noise grows; in a pair
+/// without noise every pixel weighs `full`. Integer weights keep the tally's sums exact.
+struct FlatnessWeights: Sendable {
+    /// The weight of a pixel in a flat area, or in a noiseless pair.
+    static let full: UInt64 = 64
+    /// tau, in 8-bit codes, for a pair whose noise is one code (see `PairNoise.deviation`).
+    static let referenceTau = 8.0
+
+    /// Weight by the largest neighbour difference 0...255; nil when every pixel weighs `full`.
+    let table: [UInt64]
+    var isUniform: Bool { table.isEmpty }
+
+    /// Every pixel weighs `full`.
+    static let uniform = FlatnessWeights(table: [])
+
+    /// The weights for a pair with after noise `noise` (8-bit codes): uniform when it is 0.
+    init(noise: Double) {
+        guard noise > 0 else {
+            self.init(table: [])
+            return
+        }
+        let tau = Self.referenceTau / noise
+        self.init(table: (0..<256).map { d in
+            let ratio = Double(d) / tau
+            return max(1, UInt64((Double(Self.full) / (1 + ratio * ratio)).rounded()))
+        })
+    }
+
+    private init(table: [UInt64]) {
+        self.table = table
+    }
+}
