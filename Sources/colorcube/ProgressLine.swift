@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import ColorCubeCore
 
 /// A progress line on standard error (files done / total, images per second, time left), drawn
 /// only when standard error is a terminal and redrawn at most five times a second.
 ///
-/// Batch workers report from their own threads: the counts sit behind a `Mutex`, which also keeps
+/// Batch workers report from their own threads: the counts sit behind a `Locked` lock, which also keeps
 /// one line from being drawn over another.
 final class ProgressLine: Sendable {
     private struct State {
@@ -16,7 +16,7 @@ final class ProgressLine: Sendable {
     private let total: Int
     private let enabled: Bool
     private let start = Date()
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(total: Int, enabled: Bool = isatty(2) == 1) {
         self.total = total

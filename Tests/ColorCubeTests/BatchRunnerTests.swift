@@ -2,7 +2,6 @@ import ColorCubeApplier
 import ColorCubeCore
 import ColorCubeImaging
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct BatchRunnerTests {
@@ -14,7 +13,7 @@ import Testing
     /// Runs the plan and returns the summary and each job's outcome by relative path.
     static func run(_ runner: BatchRunner, _ plan: BatchPlan) -> (BatchRunner.Summary, [String: String]) {
         // Reports come from the worker threads (one at a time).
-        let outcomes = Mutex<[String: String]>([:])
+        let outcomes = Locked<[String: String]>([:])
         let summary = runner.run(plan) { job, outcome in
             let word = switch outcome {
             case .done: "done"

@@ -141,7 +141,7 @@ import Testing
 
         let codes = try HEIFFile.read(path: srgbPath)
         image = try HEIFFile.read(path: p3Path)
-        guard case .icc(let profile) = image.colorSpace else {
+        guard case .icc = image.colorSpace else {
             Issue.record("expected the P3 nclx box to become an ICC profile, read \(image.colorSpace)")
             return
         }

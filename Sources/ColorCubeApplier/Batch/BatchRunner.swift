@@ -1,7 +1,6 @@
 import ColorCubeCore
 import ColorCubeImaging
 import Foundation
-import Synchronization
 
 /// Runs a batch with a fixed number of images in flight, so memory stays bounded by about `jobs`
 /// decoded images however large the folder. One bad file never stops the batch: its error is
@@ -51,7 +50,7 @@ public struct BatchRunner: Sendable {
         let jobsList = plan.jobs
         // The next job to hand out and the counts so far; reports are made under the same lock,
         // which keeps them one at a time.
-        let progress = Mutex((next: 0, summary: Summary()))
+        let progress = Locked((next: 0, summary: Summary()))
         let workers = min(jobs, max(jobsList.count, 1))
         // One image splits across cores only when it is alone in flight.
         let splitImages = workers == 1

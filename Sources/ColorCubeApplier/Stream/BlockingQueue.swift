@@ -1,10 +1,10 @@
 import Dispatch
-import Synchronization
+import ColorCubeCore
 
 /// A first-in first-out queue whose `pop` waits for an element: the hand-over between the
 /// stream's reader, processing and writer threads.
 ///
-/// Thread safety, checked by the compiler: the elements sit behind a `Mutex`, and a counting
+/// Thread safety, checked by the compiler: the elements sit behind a `Locked` lock, and a counting
 /// semaphore holds one signal per element pushed plus one for the close, so a `pop` that has taken
 /// a signal finds an element or the close. A `pop` that finds the queue closed passes its signal on,
 /// which wakes every present and future `pop` in turn.
@@ -15,11 +15,11 @@ final class BlockingQueue<Element: Sendable>: Sendable {
         var closed = false
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let available: DispatchSemaphore
 
     init(_ initial: [Element] = []) {
-        state = Mutex(State(elements: initial))
+        state = Locked(State(elements: initial))
         // Created at 0 and signalled up: libdispatch stops a process that frees a semaphore whose
         // count is below the one it was created with.
         available = DispatchSemaphore(value: 0)

@@ -4,7 +4,7 @@ import Dispatch
 /// iterations on the calling thread and Dispatch's worker pool (one thread per core) and returns
 /// when all are done. No stable API.
 ///
-/// The bodies are `@Sendable`, so the compiler checks what they capture: immutable values, `Mutex`es,
+/// The bodies are `@Sendable`, so the compiler checks what they capture: immutable values, `Locked` state,
 /// and memory that the threads share under `DisjointRegions`' rule.
 package enum ParallelLoop {
     /// Runs `body(i)` for every `i` in `0..<iterations`, spread across all cores.

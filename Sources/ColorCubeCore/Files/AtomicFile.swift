@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Writes files so that a reader never sees a half-written one: the content goes to a hidden
 /// temporary file in the destination's folder, which is flushed to disk and renamed over the
@@ -100,7 +99,7 @@ public enum AtomicFile {
     }
 
     /// Temporary files being written right now.
-    private static let pending = Mutex<Set<String>>([])
+    private static let pending = Locked<Set<String>>([])
 
     /// Removes every temporary file still being written, for a process that is about to exit on an
     /// interrupt, so that no half-written file is left behind.

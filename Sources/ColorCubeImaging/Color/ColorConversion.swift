@@ -1,5 +1,5 @@
 import CLittleCMS
-import Synchronization
+import ColorCubeCore
 
 /// Colour management with Little CMS: bringing images that embed an ICC profile into sRGB, the
 /// space colorcube's looks are defined in.
@@ -18,7 +18,7 @@ public enum ColorConversion {
         }()
     }
 
-    private static let sRGBVerdicts = Mutex<[[UInt8]: Bool]>([:])
+    private static let sRGBVerdicts = Locked<[[UInt8]: Bool]>([:])
 
     private static func probeSRGB(_ profile: ICCProfileData) -> Bool {
         guard let transform = try? Transform(profile: profile, path: "", bitDepth: 16, channels: 3) else {

@@ -2,7 +2,6 @@ import ColorCubeConverter
 import ColorCubeCore
 import ColorCubeImaging
 import Foundation
-import Synchronization
 
 /// Learns a look from before/after image files or folders and writes it as any LUT format: what
 /// `colorcube learn` runs.
@@ -54,7 +53,7 @@ public enum LookFileLearner {
 
     /// Decodes both images of a pair at once, one on each of two threads.
     private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
-        let results = Mutex<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
+        let results = Locked<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
         ParallelLoop.run(iterations: 2) { index in
             let path = index == 0 ? pair.before : pair.after
             let result = Swift.Result<RasterImage, any Error> { try PairImageReader.read(path) }

@@ -224,7 +224,7 @@ final class ColorTally: @unchecked Sendable {
 }
 
 /// A sample type the tally reads: its 8-bit key code and its value on the 16-bit scale.
-protocol LearnSample: FixedWidthInteger & UnsignedInteger {
+protocol LearnSample: FixedWidthInteger & UnsignedInteger & SendableMetatype {
     /// The nearest 8-bit code.
     static func code8(_ value: Self) -> Int
     /// The value on the 0...65535 scale.

@@ -1,6 +1,5 @@
 import ColorCubeCore
 import Foundation
-import Synchronization
 
 /// Solves for the lattice that fits the tally best, with a smoothness penalty, by conjugate
 /// gradients preconditioned with a multigrid cycle.
@@ -42,7 +41,7 @@ enum LatticeSolver {
     static func solve(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, smoothness: Double) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
         // The levels' data terms are independent sums over the tally: built side by side.
-        let built = Mutex<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
+        let built = Locked<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
         ParallelLoop.run(iterations: sizes.count) { index in
             let equations = NormalEquations(tally: tally, totalWeight: totalWeight, size: sizes[index])
             built.withLock { $0[index] = equations }
