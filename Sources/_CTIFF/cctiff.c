@@ -261,6 +261,12 @@ static int plan_reading(cctiff_reader *reader, cctiff_info *info, char *message)
         info->icc = icc;
         info->icc_size = icc_size;
     }
+    uint32_t xmp_size = 0;
+    void *xmp = NULL;
+    if (TIFFGetField(tif, TIFFTAG_XMLPACKET, &xmp_size, &xmp) && xmp && xmp_size > 0) {
+        info->xmp = xmp;
+        info->xmp_size = xmp_size;
+    }
     float x = 0, y = 0;
     uint16_t unit = RESUNIT_INCH;
     if (TIFFGetField(tif, TIFFTAG_XRESOLUTION, &x) && TIFFGetField(tif, TIFFTAG_YRESOLUTION, &y) && x > 0 && y > 0) {
@@ -530,6 +536,9 @@ int cctiff_write(const char *path, const cctiff_write_options *options, const vo
     TIFFSetField(tif, TIFFTAG_SOFTWARE, "colorcube");
     if (options->icc && options->icc_size > 0) {
         TIFFSetField(tif, TIFFTAG_ICCPROFILE, options->icc_size, options->icc);
+    }
+    if (options->xmp && options->xmp_size > 0) {
+        TIFFSetField(tif, TIFFTAG_XMLPACKET, options->xmp_size, options->xmp);
     }
     if (options->has_resolution) {
         TIFFSetField(tif, TIFFTAG_XRESOLUTION, (float)options->x_resolution);

@@ -124,6 +124,25 @@ import Testing
         #expect(try JPEGFile.read(path: folder.file("c.jpg")).metadata.exif == block)
     }
 
+    @Test func xmpSurvivesTIFFToTIFFAndTIFFToWebP() throws {
+        let folder = try TemporaryDirectory()
+        var image = Self.pattern(width: 16, height: 16, channels: 3, bits: 16)
+        image.metadata.xmp = CodecTestImages.xmp
+        try TIFFFile.write(image, to: folder.file("a.tif"))
+        let first = try TIFFFile.read(path: folder.file("a.tif"))
+        #expect(first.metadata.xmp == CodecTestImages.xmp)
+        try TIFFFile.write(first, to: folder.file("b.tif"))
+        #expect(try TIFFFile.read(path: folder.file("b.tif")).metadata.xmp == CodecTestImages.xmp)
+        // A neutral field: it travels to another format.
+        var neutral = first
+        neutral.metadata = first.metadata.keepingOnlyNeutralFields()
+        try WebPFile.write(neutral, to: folder.file("c.webp"), quality: 90)
+        #expect(try WebPFile.read(path: folder.file("c.webp")).metadata.xmp == CodecTestImages.xmp)
+        // And none is written where there was none.
+        try TIFFFile.write(Self.pattern(width: 4, height: 4, channels: 3, bits: 8), to: folder.file("d.tif"))
+        #expect(try TIFFFile.read(path: folder.file("d.tif")).metadata.xmp == nil)
+    }
+
     // MARK: What other writers make
 
     @Test(.enabled(if: TIFFCodecTests.imageMagick != nil, "ImageMagick is not installed"),

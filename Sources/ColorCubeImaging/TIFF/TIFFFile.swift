@@ -26,8 +26,8 @@ public enum TIFFFile {
     /// `metadata.tiffCompression` is the stored scheme, `metadata.imageCount` the number of
     /// directories in the file's main chain (pages), `metadata.resolution` the X/YResolution tags,
     /// `metadata.exif` the EXIF and GPS directories as a standalone EXIF block (see
-    /// `TIFFExifBlock`; classic TIFF only), and the colour tag `.icc` when an ICC profile is
-    /// embedded.
+    /// `TIFFExifBlock`; classic TIFF only), `metadata.xmp` the XMP packet (tag 700), and the colour
+    /// tag `.icc` when an ICC profile is embedded.
     /// - Throws: `ImageError.cannotOpen`, `.notAnImage`, `.unsupported` (naming what the file is),
     ///   `.tooManyPixels` or `.corrupt`, each naming `path`.
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
@@ -73,6 +73,9 @@ public enum TIFFFile {
         if info.is_bigtiff == 0, info.exif_offset != 0 || info.gps_offset != 0 {
             metadata.exif = TIFFExifBlock.read(path: path, bigEndian: info.big_endian != 0)
         }
+        if let xmp = info.xmp, info.xmp_size > 0 {
+            metadata.xmp = Array(UnsafeBufferPointer(start: xmp, count: Int(info.xmp_size)))
+        }
         var colorSpace = ColorSpaceTag.unspecified
         if let icc = info.icc, info.icc_size > 0 {
             colorSpace = .icc(ICCProfileData(bytes: Array(UnsafeBufferPointer(start: icc, count: Int(info.icc_size)))))
@@ -89,7 +92,7 @@ public enum TIFFFile {
     /// makes photographs 20-40% smaller at no cost in exactness. The colour tag gives the ICC
     /// profile (`.sRGB` writes `ICCProfiles.sRGB`, `.unspecified` none); `metadata.resolution`
     /// gives X/YResolution and ResolutionUnit; `metadata.exif` gives the main tags it holds (Make,
-    /// Model, Orientation, ...) and the EXIF and GPS directories. Software is "colorcube" and no
+    /// Model, Orientation, ...) and the EXIF and GPS directories; `metadata.xmp` the XMP packet. Software is "colorcube" and no
     /// date is stamped, so the same image always gives the same bytes.
     /// - Throws: `ImageError.cannotWrite` naming `displayPath ?? path`.
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil,
@@ -142,10 +145,14 @@ public enum TIFFFile {
             return withOptionalBytes(profile) { icc, size in
                 options.icc = icc
                 options.icc_size = size
-                return message.withPointer { text in
-                    switch image.pixels {
-                    case .eight(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
-                    case .sixteen(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                return withOptionalBytes(image.metadata.xmp) { xmp, xmpSize in
+                    options.xmp = xmp
+                    options.xmp_size = xmpSize
+                    return message.withPointer { text in
+                        switch image.pixels {
+                        case .eight(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                        case .sixteen(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                        }
                     }
                 }
             }

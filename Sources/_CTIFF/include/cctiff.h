@@ -46,6 +46,8 @@ typedef struct cctiff_info {
     uint32_t image_count;     // directories in the main chain (pages)
     const uint8_t *icc;       // the ICC profile, owned by the reader; NULL when there is none
     uint32_t icc_size;
+    const uint8_t *xmp;       // the XMP packet (tag 700), owned by the reader; NULL when there is none
+    uint32_t xmp_size;
     int has_resolution;
     double x_resolution;
     double y_resolution;
@@ -84,6 +86,8 @@ typedef struct cctiff_write_options {
     int predictor;            // 1 none, 2 horizontal (LZW and Deflate only)
     const uint8_t *icc;       // written as the ICC profile tag when not NULL
     uint32_t icc_size;
+    const uint8_t *xmp;       // written as the XMP packet tag (700) when not NULL
+    uint32_t xmp_size;
     int has_resolution;
     double x_resolution;
     double y_resolution;
