@@ -133,7 +133,7 @@ public enum HEIFFile {
         case .sixteen(let samples):
             options.bits = coding == .hevc ? 10 : 12
             let top = UInt32(1) << UInt32(options.bits) - 1
-            let reduced = samples.map { UInt16((UInt32($0) * top + 32767) / 65535) }
+            let reduced = samples.map { UInt16(SampleDepth.reduce($0, toMaximum: top)) }
             status = encode(reduced, profile: profile, exif: exif, xmp: xmp, options: &options, path: path, message: &message)
         }
         guard status == CCHEIF_OK else { throw .cannotWrite(path: shownPath, reason: message.text) }

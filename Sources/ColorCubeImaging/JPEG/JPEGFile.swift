@@ -84,9 +84,7 @@ public enum JPEGFile {
         case .eight(let samples):
             try writeConverted(image, to: writer) { samples[$0] }
         case .sixteen(let samples):
-            try writeConverted(image, to: writer) { index in
-                UInt8((UInt32(samples[index]) * 255 + 32767) / 65535)
-            }
+            try writeConverted(image, to: writer) { SampleDepth.eightBit(samples[$0]) }
         }
         try writer.finish()
     }

@@ -64,7 +64,7 @@ public enum WebPFile {
         let samples: [UInt8]
         switch image.pixels {
         case .eight(let eight): samples = eight
-        case .sixteen(let sixteen): samples = sixteen.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+        case .sixteen(let sixteen): samples = sixteen.map(SampleDepth.eightBit)
         }
         let profile: [UInt8] = switch image.colorSpace {
         case .unspecified: []

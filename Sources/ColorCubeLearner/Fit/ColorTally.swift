@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeImaging
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -237,7 +238,7 @@ extension UInt8: LearnSample {
 }
 
 extension UInt16: LearnSample {
-    @inline(__always) static func code8(_ value: UInt16) -> Int { (Int(value) &* 255 &+ 32767) / 65535 }
+    @inline(__always) static func code8(_ value: UInt16) -> Int { Int(SampleDepth.eightBit(value)) }
     @inline(__always) static func code16(_ value: UInt16) -> UInt64 { UInt64(value) }
 }
 

@@ -1,0 +1,17 @@
+/// 16-bit samples brought to fewer bits, rounded to the nearest code as `(v * top + 32767) / 65535`
+/// (top = 2^bits - 1): the one rescaling used by every writer that stores fewer bits (JPEG and WebP
+/// 8, HEIC 10, AVIF 12) and by the learner's 8-bit colour keys. 0 and 65535 map to 0 and top, and
+/// every 8-bit code widened by 257 comes back unchanged. No stable API.
+package enum SampleDepth {
+    /// `value` on the scale 0...`top`.
+    @inlinable @inline(__always)
+    package static func reduce(_ value: UInt16, toMaximum top: UInt32) -> UInt32 {
+        (UInt32(value) &* top &+ 32767) / 65535
+    }
+
+    /// `value` as the nearest 8-bit code.
+    @inlinable @inline(__always)
+    package static func eightBit(_ value: UInt16) -> UInt8 {
+        UInt8(truncatingIfNeeded: reduce(value, toMaximum: 255))
+    }
+}
