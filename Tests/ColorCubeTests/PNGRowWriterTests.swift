@@ -69,21 +69,12 @@ import Testing
         while offset + 12 <= bytes.count {
             let length = word(offset)
             let typeAndData = Array(bytes[(offset + 4)..<(offset + 8 + length)])
-            #expect(UInt32(word(offset + 8 + length)) == crc32(typeAndData), "CRC of chunk at \(offset)")
+            #expect(UInt32(word(offset + 8 + length)) == HostileFiles.crc32(typeAndData), "CRC of chunk at \(offset)")
             result.append((String(decoding: typeAndData.prefix(4), as: UTF8.self), Array(typeAndData.dropFirst(4))))
             offset += 12 + length
         }
         #expect(offset == bytes.count, "bytes after the last chunk")
         return result
-    }
-
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in bytes {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
-        }
-        return ~crc
     }
 
     // 1x1, single columns, and rows long enough that one band holds one or a few rows (about 1 MiB

@@ -56,6 +56,7 @@ enum HostileFiles {
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
     }
 
+    /// The CRC-32 that PNG chunks end with (the same as gzip's), bit by bit.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
         for byte in bytes {
