@@ -30,6 +30,33 @@ import Testing
         }
     }
 
+    @Test func xmpTravelsBetweenEveryPairOfFormats() throws {
+        // Each writable format holds the packet in its own container (JPEG APP1, PNG iTXt, TIFF
+        // tag 700, WebP chunk, HEIF item); read back, it is the neutral field, which goes on to
+        // every other format, once.
+        let folder = try TemporaryDirectory()
+        let codecs = ImageCodecs.all.filter(\.isWritable)
+        var image = CodecTestImages.smooth()
+        image.metadata.xmp = CodecTestImages.xmp
+        for source in codecs {
+            let first = folder.file("source." + source.fileExtensions[0])
+            try source.write(image, to: first, options: ImageWriteOptions())
+            let read = try source.read(path: first, options: ImageReadOptions())
+            #expect(read.metadata.xmp == CodecTestImages.xmp, "\(source.displayName)")
+            for target in codecs {
+                var carried = read
+                if target.format != source.format { carried.metadata = read.metadata.keepingOnlyNeutralFields() }
+                let second = folder.file("target." + target.fileExtensions[0])
+                try target.write(carried, to: second, options: ImageWriteOptions())
+                let again = try target.read(path: second, options: ImageReadOptions())
+                #expect(again.metadata.xmp == CodecTestImages.xmp, "\(source.displayName) to \(target.displayName)")
+                let bytes = try Array(Data(contentsOf: URL(fileURLWithPath: second)))
+                #expect(HostileFiles.occurrences(of: Array("adobe:ns:meta".utf8), in: bytes) == 1,
+                        "\(source.displayName) to \(target.displayName): the packet is written once")
+            }
+        }
+    }
+
     @Test func cameraRawFilesAreRecognisedBeforeTIFF() {
         let raw = CameraRawCodec()
         let dng = HostileFiles.tiff(entries: [(254, 0), (50706, 1)])

@@ -45,6 +45,7 @@ public enum JPEGFile {
         var metadata = ImageMetadata()
         metadata.jpegMarkers = markers.filter { !$0.isWrittenByEncoder }
         metadata.exif = markers.first(where: \.isExif).map { Array($0.data.dropFirst(JPEGMarker.exifHeader.count)) }
+        metadata.xmp = markers.first(where: \.isXMP).map { Array($0.data.dropFirst(JPEGMarker.xmpHeader.count)) }
         metadata.isLossy = true
         if info.h_subsampling > 0, info.v_subsampling > 0 {
             metadata.jpegSubsampling = (horizontal: Int(info.h_subsampling), vertical: Int(info.v_subsampling))
@@ -74,6 +75,11 @@ public enum JPEGFile {
         var metadata = image.metadata
         if let exif = metadata.exif, !metadata.jpegMarkers.contains(where: \.isExif) {
             metadata.jpegMarkers.insert(JPEGMarker(code: 0xE1, data: JPEGMarker.exifHeader + exif), at: 0)
+        }
+        if let xmp = metadata.xmp, xmp.count <= JPEGMarker.largestXMP, !metadata.jpegMarkers.contains(where: \.isXMP) {
+            // After the EXIF marker, where cameras and editors put it.
+            let position = metadata.jpegMarkers.firstIndex(where: \.isExif).map { $0 + 1 } ?? 0
+            metadata.jpegMarkers.insert(JPEGMarker(code: 0xE1, data: JPEGMarker.xmpHeader + xmp), at: position)
         }
         let writer = try JPEGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                        height: image.height, quality: quality, subsampling: subsampling,

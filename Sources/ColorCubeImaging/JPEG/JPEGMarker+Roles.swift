@@ -9,6 +9,17 @@ extension JPEGMarker {
         code == 0xE1 && data.starts(with: Self.exifHeader)
     }
 
+    /// The prefix of an XMP APP1 payload, before the packet: Adobe's namespace name and a zero.
+    public static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    /// The largest packet one APP1 marker holds (a segment's 65,535 bytes less its length field
+    /// and the header). Larger ones need XMP's extended parts, which are not written.
+    static let largestXMP = 65_533 - xmpHeader.count
+
+    /// True for the APP1 marker that holds the (main) XMP packet.
+    var isXMP: Bool {
+        code == 0xE1 && data.starts(with: Self.xmpHeader)
+    }
+
     /// True for an APPn (0xE0...0xEF) or COM (0xFE) marker, the only kinds colorcube carries.
     var isCarriable: Bool {
         (0xE0...0xEF).contains(code) || code == Self.commentCode

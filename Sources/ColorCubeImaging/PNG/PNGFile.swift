@@ -35,6 +35,7 @@ public enum PNGFile {
         _ = message.withPointer { ccpng_reader_finish(reader, &info, $0) }
         var found = metadata(of: info)
         found.exif = found.pngChunks.first { $0.name == "eXIf" }?.data
+        found.xmp = found.pngChunks.lazy.compactMap(\.xmpPacket).first
         return RasterImage(width: width, height: height, channels: channels, pixels: pixels,
                            colorSpace: colorSpace(of: info), metadata: found)
     }
@@ -51,6 +52,9 @@ public enum PNGFile {
         if let exif = metadata.exif, !metadata.pngChunks.contains(where: { $0.name == "eXIf" }) {
             // Before the image data, where a PNG's eXIf chunk belongs.
             metadata.pngChunks.append(PNGChunk(name: "eXIf", location: 0x02, data: exif))
+        }
+        if let xmp = metadata.xmp, !metadata.pngChunks.contains(where: { $0.xmpPacket != nil }) {
+            metadata.pngChunks.append(PNGChunk(xmp: xmp))
         }
         let writer = try PNGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                       height: image.height, channels: image.channels,

@@ -1,6 +1,6 @@
 /// Metadata carried from an input image to its output where the format allows.
 ///
-/// Two kinds live here. Format-neutral fields (`exif`, `resolution`) travel to an output of any
+/// Two kinds live here. Format-neutral fields (`exif`, `xmp`, `resolution`) travel to an output of any
 /// format that can hold them. Format-specific fields (PNG chunks, JPEG markers, TIFF compression,
 /// WebP losslessness) describe one format's file and travel only to an output of that same format:
 /// `keepingOnlyNeutralFields()` drops them when the format changes.
@@ -11,7 +11,9 @@ public struct ImageMetadata: Sendable, Equatable {
     /// whatever container the input kept it in. A writer stores it unless its format-specific
     /// fields already hold the same block (a JPEG's APP1 marker, a PNG's eXIf chunk).
     public var exif: [UInt8]?
-    /// XMP packet (UTF-8 XML), where the input had one outside its format-specific fields.
+    /// The XMP packet (UTF-8 XML), from whatever container the input kept it in (a JPEG's APP1
+    /// marker, a PNG's iTXt chunk, a TIFF's tag 700, a WebP or HEIF item). A writer stores it
+    /// unless its format-specific fields already hold one.
     public var xmp: [UInt8]?
     /// Pixel density, where the input declared one.
     public var resolution: ImageResolution?

@@ -56,6 +56,14 @@ enum HostileFiles {
         return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
     }
 
+    /// How many times `needle` occurs in `bytes`.
+    static func occurrences(of needle: [UInt8], in bytes: [UInt8]) -> Int {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return 0 }
+        return (0...(bytes.count - needle.count)).reduce(0) { count, start in
+            bytes[start..<(start + needle.count)].elementsEqual(needle) ? count + 1 : count
+        }
+    }
+
     /// The CRC-32 that PNG chunks end with (the same as gzip's), bit by bit.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
         var crc: UInt32 = 0xFFFF_FFFF
