@@ -5,7 +5,11 @@
 /// under any colour map, so half the mean squared difference of their after values estimates the
 /// after's noise variance. Compression noise is correlated between neighbours, so this reads low
 /// in absolute terms; it is used only as a relative measure, calibrated on JPEG exports (see
-/// `LookLearner`). A pair without such neighbours (random colours) measures as noiseless.
+/// `LookLearner`). A pair without such neighbours (random colours) measures as noiseless, and so
+/// does, mostly, a 16-bit before with grain of its own (a camera TIFF), whose neighbours are rarely
+/// exactly equal. Comparing neighbours within a quarter code instead was tried on such a pair
+/// with a JPEG after: it measured 2.63 codes, smoothed too much, and a photo the look never saw
+/// came out at 37.4 dB PSNR against 41.8 dB without any noise handling, so it is not done.
 struct PairNoise: Equatable {
     /// Neighbour pairs compared.
     var comparisons = 0
