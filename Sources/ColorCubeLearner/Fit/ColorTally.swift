@@ -83,7 +83,8 @@ final class ColorTally: @unchecked Sendable {
         before.withUnsafeBufferPointer { bp in
             after.withUnsafeBufferPointer { ap in
                 guard let b = bp.baseAddress, let a = ap.baseAddress else { return }
-                let source = Source(before: b, beforeChannels: beforeChannels, after: a, afterChannels: afterChannels,
+                let source = Source(before: DisjointRegions(b), beforeChannels: beforeChannels,
+                                    after: DisjointRegions(a), afterChannels: afterChannels,
                                     width: width, pixels: total, weights: weights)
                 guard total >= Self.splitThreshold else {
                     tally(source, 0..<total)
@@ -101,11 +102,12 @@ final class ColorTally: @unchecked Sendable {
     }
 
     /// Where a pair's samples are, and how its pixels are weighted.
-    /// Sendable: the tallying threads only read the samples it points at.
-    private struct Source<B: LearnSample, A: LearnSample>: @unchecked Sendable {
-        let before: UnsafePointer<B>
+    /// The tallying threads read the samples and none writes them (`DisjointRegions`' rule for
+    /// memory no thread writes).
+    private struct Source<B: LearnSample, A: LearnSample>: Sendable {
+        let before: DisjointRegions<UnsafePointer<B>>
         let beforeChannels: Int
-        let after: UnsafePointer<A>
+        let after: DisjointRegions<UnsafePointer<A>>
         let afterChannels: Int
         let width: Int
         let pixels: Int
@@ -127,7 +129,7 @@ final class ColorTally: @unchecked Sendable {
 
     @inline(__always)
     private func tally<B: LearnSample, A: LearnSample>(_ source: Source<B, A>, _ range: Range<Int>, weighted: Bool) {
-        let b = source.before, a = source.after
+        let b = source.before.start(of: 0), a = source.after.start(of: 0)
         let bs = source.beforeChannels, ac = source.afterChannels
         let width = source.width, last = source.pixels
         let table = source.weights.table

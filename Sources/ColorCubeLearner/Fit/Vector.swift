@@ -1,8 +1,8 @@
 /// A zero-initialised vector of per-node RGB values (a zero fourth lane), freed by its owner.
-/// Sendable under `DisjointRegions`' rule: threads that share a vector write disjoint slots (in
-/// `LatticeOperator.multiply`, each plane of constant blue belongs to one thread) and read only
-/// vectors no thread writes.
-struct Vector: @unchecked Sendable {
+/// It stays on its owner's thread; `LatticeOperator.multiply` shares vectors with other threads
+/// only as `DisjointRegions` (each plane of constant blue written by one thread, the input read by
+/// all and written by none).
+struct Vector {
     let base: UnsafeMutablePointer<SIMD4<Double>>
 
     init(_ count: Int) {
