@@ -98,21 +98,11 @@ enum LearnBench {
 
     /// `image` darkened towards its corners (a vignette of `strength` at the far corner).
     static func vignette(_ image: RasterImage, strength: Double) -> RasterImage {
-        guard case .eight(var s) = image.pixels else { return image }
         let cx = Double(image.width) / 2, cy = Double(image.height) / 2
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)) / (cx * cx + cy * cy)
-                let factor = 1 - strength * d
-                for ch in 0..<3 {
-                    let i = (y * image.width + x) * image.channels + ch
-                    s[i] = UInt8((Double(s[i]) * factor).rounded())
-                }
-            }
+        return scaled(image) { u, v in
+            let dx = u * Double(image.width - 1) - cx, dy = v * Double(image.height - 1) - cy
+            return 1 - strength * (dx * dx + dy * dy) / (cx * cx + cy * cy)
         }
-        var result = image
-        result.pixels = .eight(s)
-        return result
     }
 
     /// Every look in LUTs/, by name.

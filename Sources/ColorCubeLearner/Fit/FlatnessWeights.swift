@@ -16,9 +16,6 @@ struct FlatnessWeights: Sendable {
     let table: [UInt64]
     var isUniform: Bool { table.isEmpty }
 
-    /// Every pixel weighs `full`.
-    static let uniform = FlatnessWeights(table: [])
-
     /// The weights for a pair with after noise `noise` (8-bit codes): uniform when it is 0.
     init(noise: Double) {
         guard noise > 0 else {
