@@ -6,6 +6,7 @@ let package = Package(
     products: [
         // Public API: what a Swift app links to build, read, write and apply colour cubes.
         .library(name: "ColorCubeCore", targets: ["ColorCubeCore"]),
+        .library(name: "ColorCubeTransform", targets: ["ColorCubeTransform"]),
         .library(name: "ColorCubeImaging", targets: ["ColorCubeImaging"]),
         .library(name: "ColorCubeGenerator", targets: ["ColorCubeGenerator"]),
         .library(name: "ColorCubeConverter", targets: ["ColorCubeConverter"]),
@@ -19,6 +20,8 @@ let package = Package(
     targets: [
         // MARK: Public API
         .target(name: "ColorCubeCore"),
+        // Looks as chains of operations (1D/3D LUTs, matrices, ranges, CDLs, logs): Swift only, no C.
+        .target(name: "ColorCubeTransform", dependencies: ["ColorCubeCore"]),
         .target(
             name: "ColorCubeImaging",
             dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "_CWebP", "_CHEIF", "CLittleCMS"]
@@ -29,11 +32,11 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeConverter",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging"]
         ),
         .target(
             name: "ColorCubeLearner",
@@ -42,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "colorcube",
             dependencies: [
-                "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
+                "ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "ColorCubeGenerator",
                 "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -71,14 +74,14 @@ let package = Package(
         .testTarget(
             name: "ColorCubeTests",
             dependencies: [
-                "ColorCubeCore", "ColorCubeImaging", "ColorCubeGenerator",
+                "ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "ColorCubeGenerator",
                 "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),
     ],
     // Swift 6 mode everywhere: the compiler checks what crosses threads. Parallel loops run through
-    // ColorCubeCore's ParallelLoop (Dispatch), locks are Synchronization's Mutex, and the few places
+    // ColorCubeCore's ParallelLoop (Dispatch), locks are `Locked` (a POSIX mutex ThreadSanitizer sees), and the few places
     // where raw memory is shared (buffers split among worker threads, the stream's frames, the
     // engine's lattice and colour memo) are small Sendable types that state their rule in one place
     // (DisjointRegions, LatticeKernel, ColorMemo8).

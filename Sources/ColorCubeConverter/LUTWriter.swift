@@ -1,6 +1,7 @@
 import ColorCubeCore
+import ColorCubeTransform
 
-/// Writes a cube in any format of `LUTFormats.all`, atomically (temporary file, then rename).
+/// Writes a look in any format of `LUTFormats.all`, atomically (temporary file, then rename).
 public enum LUTWriter {
     /// Format-specific choices; each applies only to the formats that have them.
     public struct Options: Sendable, Equatable {
@@ -13,11 +14,58 @@ public enum LUTWriter {
         }
     }
 
+    /// What writing a look did to it, for the caller to tell the user.
+    public struct Report: Sendable {
+        /// The lattice size written, or nil when the chain was written as it is.
+        public var size: Int?
+        /// How far the baked cube is from the look, when the look had to be baked.
+        public var bakingError: BakingError?
+        /// The lowest and highest value written when the format clamps values to 0...1 and some
+        /// were outside; nil when nothing was clamped.
+        public var clamped: (min: Float, max: Float)?
+        /// True when raw Core Image data of a size Core Image is reported to reject was written.
+        public var exceedsCoreImage: Bool
+    }
+
     /// The largest cube Core Image is reported to accept in `CIColorCube` (sizes 2...64).
     public static let coreImageMaximumSize = 64
 
-    /// Writes `table` to `path` as `format`. `title` goes where the format has a title (.cube's
-    /// TITLE, the ICC profile description).
+    /// Writes `look` to `path` as `format`. A format that holds chains (`holdsChains`) gets the
+    /// look's operations as they are unless `size` asks for a cube; every other format gets the
+    /// look baked into a cube of `size` (default: the look's natural size), the baking error measured.
+    /// `interpolation` is how the look's 3D LUTs are read while baking (a plain cube of the asked
+    /// size is written as it is).
+    /// - Throws: `ConversionError` when the format cannot hold this cube or bit depth (checked
+    ///   before anything is baked or created), `TransformError`, or the writer's file errors.
+    ///   Nothing is left at `path` on failure.
+    @discardableResult
+    public static func write(_ look: Look, format: any LUTFileFormat, to path: String, title: String,
+                             size: Int? = nil, interpolation: Interpolation? = nil, options: Options = Options()) throws -> Report {
+        if format.holdsChains, size == nil {
+            try AtomicFile.write(to: path) { temporary in
+                try format.writeChain(look.transform, to: temporary, displayPath: path, title: title)
+            }
+            return Report(size: nil, bakingError: nil, clamped: nil, exceedsCoreImage: false)
+        }
+        let cubeSize = size ?? TransformBaker.naturalSize(of: look.transform)
+        try format.validate(size: cubeSize, bitDepth: options.bitDepth, path: path)
+        var transform = look.transform
+        if let interpolation { transform = transform.interpolating(with: interpolation) }
+        let bakingLook = Look(transform: transform, format: look.format)
+        let (table, error) = try bakingLook.baked(size: cubeSize)
+        var clamped: (min: Float, max: Float)?
+        // Reference PNGs only hold 0...1, so only other sources can have values to clamp.
+        if format.clampsValues, !look.format.isSame(as: HaldFormat()) {
+            let range = table.outputRange()
+            if range.min.min() < 0 || range.max.max() > 1 { clamped = (range.min.min(), range.max.max()) }
+        }
+        try write(table, format: format, to: path, title: title, options: options)
+        return Report(size: cubeSize, bakingError: error, clamped: clamped,
+                      exceedsCoreImage: format.isSame(as: RawCubeFormat()) && cubeSize > coreImageMaximumSize)
+    }
+
+    /// Writes the plain cube `table` to `path` as `format`. `title` goes where the format has a
+    /// title (.cube's TITLE, the ICC profile description).
     ///
     /// Raw and .cube keep every Float value; formats whose `clampsValues` is true round to their
     /// bit depth and clamp to 0...1.

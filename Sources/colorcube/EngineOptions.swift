@@ -18,21 +18,13 @@ struct EngineOptions: ParsableArguments {
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
     /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
-    func loadEngine(look: String, ignoreProfile: Bool, remembersColors: Bool = true,
+    func loadEngine(look lookPath: String, ignoreProfile: Bool, remembersColors: Bool = true,
                     pixelLimit: PixelLimit) throws -> LUTEngine {
-        let loaded = try LUTReader.read(path: look, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
-        if let profile = loaded.convertedFromProfile {
-            Diagnostics.note("\(look): converted the look's colours from its embedded profile \"\(profile)\" to sRGB")
-        }
-        if let format = loaded.lossySource {
-            Diagnostics.warning(Diagnostics.lossyReferenceWarning(path: look, format: format))
-        }
-        if let roughness = loaded.roughness, roughness.suggestsSpatialEdit {
-            Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: look))
-        }
-        // The engine packs the table straight from the reader's view (a reference PNG's pixels):
-        // no Float32 copy of the whole look is made on the way.
-        return LUTEngine(table: loaded.table, interpolation: interpolation, strength: strength,
-                         remembersColors: remembersColors)
+        let look = try LUTReader.read(path: lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
+        Diagnostics.report(look, path: lookPath)
+        // A reference PNG's lattice goes to the engine straight from the reader's view of its
+        // pixels: no Float32 copy of the whole look is made on the way.
+        return try LUTEngine(transform: look.transform, interpolation: interpolation, strength: strength,
+                             remembersColors: remembersColors)
     }
 }

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeTransform
 import ColorCubeCore
 import ColorCubeGenerator
 import Testing
@@ -51,8 +52,8 @@ import Testing
         try LUTWriter.write(cube, format: format, to: path, title: "look", options: .init(bitDepth: depth))
         let read = try LUTReader.read(path: path)
         #expect(read.format.isSame(as: format))
-        #expect(read.cube.size == 16)
-        let error = Self.largestDifference(cube, read.cube)
+        #expect(try read.cube().size == 16)
+        let error = Self.largestDifference(cube, try read.cube())
         #expect(error <= tolerance, "\(format.name) \(depth ?? 0)-bit: expected <= \(tolerance), observed \(error)")
     }
 
@@ -85,7 +86,7 @@ import Testing
             let r = index % 144, g = (index / 144) % 144, b = index / (144 * 144)
             let code = { (i: Int) in Float((Double(i) * 255 / 143).rounded()) / 255 }
             let expected = SIMD3(code(r), code(g), code(b))
-            let e = contents.table.entry(at: index)
+            let e = try contents.table.entry(at: index)
             #expect(SIMD3(e.x, e.y, e.z) == expected)
         }
         // Resampling the 144 lattice itself to 64 gives the identity 64 (trilinear is exact on it).
@@ -154,8 +155,9 @@ import Testing
         for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { try file.write("\(2 * r) \(2 * g) \(2 * b)\n") } } }
         try file.close()
         let contents = try LUTReader.read(path: path)
-        #expect(contents.domainMax == SIMD3(repeating: 2))
-        #expect(contents.domainMin == SIMD3(repeating: 0))
+        let lattice = try #require(contents.transform.operations.first as? LUT3DOp)
+        #expect(lattice.domainMax == SIMD3(repeating: 2))
+        #expect(lattice.domainMin == SIMD3(repeating: 0))
     }
 }
 

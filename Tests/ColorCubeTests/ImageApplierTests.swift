@@ -76,13 +76,13 @@ import Testing
         try HaldFormat.write(try ColorCube(size: 16) { x in
             SIMD3(x.x * x.x, (x.y + x.z) / 2, 1 - x.x * 0.5)
         }, to: reference)
-        let asPNG = try LUTReader.read(path: reference).cube
+        let asPNG = try LUTReader.read(path: reference).cube()
         try LUTWriter.write(asPNG, format: CubeTextFormat(), to: folder.file("look.cube"), title: "look")
         try LUTWriter.write(asPNG, format: RawCubeFormat(), to: folder.file("look.bin"), title: "look")
         var outputs: [[Int]] = []
         for name in ["look.png", "look.cube", "look.bin"] {
             var image = Self.photo()
-            try Self.engine(try LUTReader.read(path: folder.file(name)).cube).apply(to: &image)
+            try Self.engine(try LUTReader.read(path: folder.file(name)).cube()).apply(to: &image)
             outputs.append((0..<image.pixels.count).map { image.pixels[$0] })
         }
         #expect(outputs[0] == outputs[2], "raw data holds the same Float32 values as the PNG")

@@ -24,7 +24,7 @@ enum LearnBench {
     }
 
     static func look(_ name: String) throws -> ColorCube {
-        try LUTReader.read(path: root.appendingPathComponent("LUTs/\(name).cube").path).cube
+        try LUTReader.read(path: root.appendingPathComponent("LUTs/\(name).cube").path).cube()
     }
 
     /// `cube` applied to an 8-bit image by the engine, rounded to 8 bits as an export would be.

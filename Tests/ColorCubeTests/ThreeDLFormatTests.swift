@@ -123,7 +123,7 @@ import Darwin
         let contents = try ThreeDLFormat.parseContents(Array(Self.flameSample.utf8), path: "flame.3dl")
         #expect(contents.outputBitDepth == 12)
         #expect(contents.shaper == [0, 1023])
-        let cube = contents.baked()
+        let cube = try contents.baked()
         #expect(cube == contents.table)
         func expected(_ line: Float) -> SIMD4<Float> {
             SIMD4(100 * line / 4095, (100 * line + 1) / 4095, (100 * line + 2) / 4095, 1)
@@ -182,7 +182,7 @@ import Darwin
         }
         let contents = try ThreeDLFormat.parseContents(Array(lines.joined(separator: "\n").utf8), path: "uneven.3dl")
         #expect(contents.needsBaking)
-        let baked = contents.baked()
+        let baked = try contents.baked()
         let identity = try ColorCube.identity(size: 3)
         #expect(largestDifference(baked, identity) <= 1e-6)
         #expect(baked.entry(r: 1, g: 1, b: 1) != contents.table.entry(r: 1, g: 1, b: 1))

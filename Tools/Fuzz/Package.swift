@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "_CFuzzerDriver",
                 .product(name: "ColorCubeCore", package: rootIdentity),
+                .product(name: "ColorCubeTransform", package: rootIdentity),
                 .product(name: "ColorCubeImaging", package: rootIdentity),
                 .product(name: "ColorCubeConverter", package: rootIdentity),
                 .product(name: "ColorCubeApplier", package: rootIdentity),

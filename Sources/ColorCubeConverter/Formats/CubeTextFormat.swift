@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeTransform
 
 /// Adobe/Iridas and DaVinci Resolve text cubes (.cube).
 ///
@@ -16,9 +17,9 @@ import ColorCubeCore
 /// `LUT_1D_INPUT_RANGE` in a file without a 1D table is ignored, as Resolve does.
 ///
 /// A file with both tables is Resolve's shaper form: the 1D table is applied first and its output
-/// is the 3D table's input (in the 3D domain's units). A file with only a 1D table is accepted and
-/// baked into a cube of `oneDimensionalBakeSize`, whose per-channel curve is exact at the nodes.
-public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
+/// is the 3D table's input (in the 3D domain's units). Read as a transform: the 1D table (when
+/// there is one) then the 3D table over its domain (when there is one); nothing is baked.
+public struct CubeTextFormat: LUTFileFormat {
     public init() {}
 
     public var name: String { "cube" }
@@ -32,25 +33,24 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
         return text.contains("LUT_3D_SIZE") || text.contains("LUT_1D_SIZE")
     }
 
-    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
-        let contents = try Self.readContents(path: path)
-        return LUTReader.Contents(table: contents.baked(), format: self, domainMin: contents.domainMin,
-                                  domainMax: contents.domainMax,
-                                  hasShaper: contents.shaper != nil && !contents.isOneDimensional)
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        let contents = try BinaryFile.readAll(path: path).withUnsafeBufferPointer { (bytes) throws(LUTFileError) in
+            try Self.parse(bytes, path: path)
+        }
+        return Look(transform: try contents.transform(path: path), format: self, title: contents.title)
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
         try Self.write(table, title: title, to: path, displayPath: displayPath)
     }
 
-    public func describe(_ contents: LUTReader.Contents) -> String {
-        displayName + (contents.hasShaper ? " with a 1D shaper" : "")
+    public func describe(_ look: Look) -> String {
+        let kinds = look.transform.operations.map { $0 is LUT3DOp }
+        return displayName + (kinds == [false, true] ? " with a 1D shaper" : kinds == [false] ? ", 1D only" : "")
     }
 
     /// Decimals written per value: enough for 16-bit code values to survive (error <= 5e-7).
     public static let decimals = 6
-    /// The lattice size a 1D-only file is baked into.
-    public static let oneDimensionalBakeSize = 33
     /// The 1D table sizes accepted.
     public static let shaperSizeRange = 2...65536
 
@@ -60,81 +60,45 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
         public let inputMin: SIMD3<Double>
         /// Per channel, the input that maps to the last entry; larger than `inputMin`.
         public let inputMax: SIMD3<Double>
-        /// At least two entries, evenly spaced over `inputMin...inputMax`; entry i's red value is
-        /// the red output for red input `inputMin.x + i / (count - 1) * (inputMax.x - inputMin.x)`.
+        /// At least two entries, evenly spaced over `inputMin...inputMax`.
         public let entries: [SIMD3<Float>]
-
-        /// The table's output for `input`, linearly interpolated per channel. Inputs outside the
-        /// range clamp to the first or last entry; NaN reads as the first.
-        public func apply(_ input: SIMD3<Double>) -> SIMD3<Double> {
-            let last = entries.count - 1
-            var output = SIMD3<Double>()
-            for channel in 0..<3 {
-                var t = (input[channel] - inputMin[channel]) / (inputMax[channel] - inputMin[channel])
-                if !(t > 0) { t = 0 }  // also NaN
-                if t > 1 { t = 1 }
-                let position = t * Double(last)
-                let lower = min(Int(position), last - 1)
-                let fraction = position - Double(lower)
-                let low = Double(entries[lower][channel])
-                let high = Double(entries[lower + 1][channel])
-                output[channel] = low + (high - low) * fraction
-            }
-            return output
-        }
     }
 
-    /// Everything a .cube file says, before it is baked into a plain cube.
-    public struct Contents: BakeableLUT, Equatable {
+    /// Everything a .cube file says.
+    public struct Contents: Equatable {
         /// The TITLE text without its quotes, or nil when the file has none.
         public let title: String?
-        /// The 3D table as stored, red fastest. Node i on an axis stands for the input
-        /// `domainMin + i / (size - 1) * (domainMax - domainMin)`, not for i / (size - 1). For a
-        /// 1D-only file this is the identity cube of `oneDimensionalBakeSize`.
-        public let table: ColorCube
-        /// True for a file with a 1D table and no 3D table: `shaper` is then the whole look.
-        public let isOneDimensional: Bool
+        /// The 3D table as stored, red fastest, or nil for a 1D-only file. Node i on an axis stands
+        /// for the input `domainMin + i / (size - 1) * (domainMax - domainMin)`.
+        public let table: ColorCube?
         /// Per channel, the input at the 3D table's first node (0 unless the file says otherwise).
         public let domainMin: SIMD3<Double>
-        /// Per channel, the input at the 3D table's last node (1 unless the file says otherwise);
-        /// larger than `domainMin`.
+        /// Per channel, the input at the 3D table's last node (1 unless the file says otherwise).
         public let domainMax: SIMD3<Double>
-        /// The 1D table applied before the 3D table, or nil.
+        /// The 1D table applied before the 3D table (or alone), or nil.
         public let shaper: Shaper?
 
-        /// False when `table` already is the look over 0...1: no shaper and the domain 0...1.
-        public var needsBaking: Bool {
-            shaper != nil || domainMin != SIMD3(repeating: 0) || domainMax != SIMD3(repeating: 1)
-        }
-
-        /// The look as a plain cube over 0...1, of the table's size.
-        ///
-        /// Without a shaper and with the domain 0...1 this is `table` itself, unchanged. Otherwise
-        /// node x (in 0...1 per channel) holds: x through the shaper, then mapped to the lattice
-        /// coordinate (value - domainMin) / (domainMax - domainMin), clamped to 0...1, then
-        /// looked up in `table` with trilinear interpolation. Inputs outside the domain therefore
-        /// read the table's edge. A 1D-only file's node holds the shaper's output, unclamped.
-        /// Baking a domain wider than 0...1 leaves part of the lattice unused, so fine detail
-        /// between nodes is lost; that is inherent in a plain cube.
-        public func baked() -> ColorCube {
-            guard needsBaking else { return table }
-            let size = table.size
-            let last = Double(size - 1)
-            // Every step is per channel, so node i's lattice coordinate on each axis is computed
-            // once instead of size^3 times.
-            var coordinates = [SIMD3<Double>](repeating: .zero, count: size)
-            for index in 0..<size {
-                let input = SIMD3<Double>(repeating: Double(index) / last)
-                let shaped = shaper?.apply(input) ?? input
-                coordinates[index] = isOneDimensional ? shaped : (shaped - domainMin) / (domainMax - domainMin)
+        /// The file as operations: the 1D table, then the 3D table over its domain.
+        /// - Throws: `LUTFileError.malformed` when an operation refuses its data (not reached for
+        ///   data `parse` accepted).
+        public func transform(path: String) throws(LUTFileError) -> Transform {
+            var operations: [any TransformOp] = []
+            do throws(TransformError) {
+                if let shaper {
+                    var curves: [Curve] = []
+                    for channel in 0..<3 {
+                        curves.append(try Curve(inputs: .uniform(shaper.inputMin[channel]...shaper.inputMax[channel]),
+                                                outputs: shaper.entries.map { Double($0[channel]) }))
+                    }
+                    operations.append(try LUT1DOp(curves: curves))
+                }
+                if let table {
+                    operations.append(try LUT3DOp(table: table, domainMin: domainMin, domainMax: domainMax))
+                }
+            } catch {
+                throw .malformed(path: path, line: 1, reason: error.description)
             }
-            let sampler = CubeSampler(cube: table, interpolation: .trilinear)
-            var result = table
-            result.setColors { r, g, b in
-                let point = SIMD3(coordinates[r].x, coordinates[g].y, coordinates[b].z)
-                return SIMD3<Float>(isOneDimensional ? point : sampler.sample(point))
-            }
-            return result
+            return Transform(operations)
         }
     }
 
@@ -162,9 +126,9 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
         try writer.close()
     }
 
-    // MARK: Reading (read, readContents, parse: see TextLUTFormat)
+    // MARK: Reading
 
-    /// Parses .cube text without baking it; `path` names the file in errors.
+    /// Parses .cube text; `path` names the file in errors.
     /// - Throws: `LUTFileError.malformed` with the 1-based line of the first problem: an unknown
     ///   keyword, a keyword after the first data line, a size that is not a whole number in range
     ///   (LUT_3D_SIZE 2...256, LUT_1D_SIZE 2...65536) or given twice, a domain or input range whose
@@ -172,7 +136,7 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
     ///   numbers, a value that is not a finite decimal number (no `nan` or `inf`), or more data
     ///   lines than the sizes call for. Too few data lines, or no size at all, are reported at the
     ///   file's last line.
-    public static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
         var header = Header()
         var layout: Layout?
@@ -238,11 +202,9 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
             throw .malformed(path: path, line: endLine,
                              reason: "the file ends after \(found) data lines; the header calls for \(final.expectation)")
         }
-        let table: ColorCube
+        let table: ColorCube?
         do throws(CubeError) {
-            table = final.cubeSize == 0
-                ? try ColorCube.identity(size: oneDimensionalBakeSize)
-                : try ColorCube(size: final.cubeSize, values: values)
+            table = final.cubeSize == 0 ? nil : try ColorCube(size: final.cubeSize, values: values)
         } catch {
             // Unreachable: the size and value count were checked above.
             throw .malformed(path: path, line: endLine, reason: error.description)
@@ -250,8 +212,8 @@ public struct CubeTextFormat: TextLUTFormat, LUTFileFormat {
         let shaper = final.shaperSize == 0
             ? nil
             : Shaper(inputMin: final.shaperMin, inputMax: final.shaperMax, entries: shaperEntries)
-        return Contents(title: header.title, table: table, isOneDimensional: final.cubeSize == 0,
-                        domainMin: final.domainMin, domainMax: final.domainMax, shaper: shaper)
+        return Contents(title: header.title, table: table, domainMin: final.domainMin, domainMax: final.domainMax,
+                        shaper: shaper)
     }
 
     /// What the data section must hold, fixed once the header is complete.

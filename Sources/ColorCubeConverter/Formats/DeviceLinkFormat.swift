@@ -31,8 +31,8 @@ public struct DeviceLinkFormat: LUTFileFormat {
         head.count >= 40 && head[36..<40].elementsEqual("acsp".utf8)
     }
 
-    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
-        LUTReader.Contents(table: try Self.read(path: path), format: self)
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        Look(cube: try Self.read(path: path), format: self)
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {

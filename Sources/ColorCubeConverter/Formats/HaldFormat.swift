@@ -1,11 +1,12 @@
 import ColorCubeCore
+import ColorCubeTransform
 import ColorCubeImaging
 
 /// Reference and Hald CLUT PNGs (.png): the image a user edits, read as a cube and written from one.
 ///
 /// Any image format of `ImageCodecs` is read as a reference too (a Photoshop user may save it as
 /// a 16-bit TIFF), recognised by content; only PNG is written. A lossily compressed reference
-/// (JPEG, lossy WebP, HEIC) is read, and `Contents.lossySource` says so, since its compression
+/// (JPEG, lossy WebP, HEIC) is read, and `Look.lossySource` says so, since its compression
 /// noise becomes part of the look.
 ///
 /// Layout: see `HaldLayout`; entry p = r + N*g + N^2*b sits at x = p mod W, y = p div W. Reading
@@ -30,6 +31,7 @@ public struct HaldFormat: LUTFileFormat {
     public var clampsValues: Bool { true }
     public var sizeDescription: String { "4, 9, 16, ..., 256: a square of 2...16" }
     public var largestSize: Int? { nil }
+    public var readsImages: Bool { true }
 
     public func canHold(size: Int) -> Bool {
         (try? HaldLayout(cubeSize: size)) != nil
@@ -40,12 +42,13 @@ public struct HaldFormat: LUTFileFormat {
         ImageCodecs.sniff(probe: FileProbe(head: head))?.isReadable == true
     }
 
-    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
         let result = try Self.decode(path: path, options: options)
-        var contents = LUTReader.Contents(table: result.table, format: self,
-                                          convertedFromProfile: result.convertedFromProfile, roughness: result.roughness)
-        contents.lossySource = result.lossySource
-        return contents
+        var look = Look(cube: result.table, format: self)
+        look.convertedFromProfile = result.convertedFromProfile
+        look.roughness = result.roughness
+        look.lossySource = result.lossySource
+        return look
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
@@ -53,9 +56,10 @@ public struct HaldFormat: LUTFileFormat {
     }
 
     /// "Hald CLUT PNG, level 8, 16-bit".
-    public func describe(_ contents: LUTReader.Contents) -> String {
-        let depth = (contents.table as? ReferenceTable)?.image.bitDepth ?? 8
-        let level = (try? HaldLayout(cubeSize: contents.table.size))?.level ?? 0
+    public func describe(_ look: Look) -> String {
+        let table = look.plainTable
+        let depth = (table as? ReferenceTable)?.image.bitDepth ?? 8
+        let level = table.flatMap { try? HaldLayout(cubeSize: $0.size) }?.level ?? 0
         return "\(displayName), level \(level), \(depth)-bit"
     }
 

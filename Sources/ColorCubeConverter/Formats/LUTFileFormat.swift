@@ -1,10 +1,11 @@
 import ColorCubeCore
+import ColorCubeTransform
 
 /// One LUT file format: how to recognise it, read it and write it, and what it can hold.
 ///
 /// Every format colorcube knows is one conforming type in this folder and one entry in
-/// `LUTFormats.all`; `LUTReader`, `LUTWriter`, `convert` and `info` ask the table and never name a
-/// format. A new format is a new conforming type and one more line in the table.
+/// `LUTFormats.all`; `LUTReader`, `LUTWriter` and the commands' help texts ask the table. A new
+/// format is a new conforming type and one more line in the table.
 public protocol LUTFileFormat: Sendable {
     /// The name `convert --format` takes and messages use: "raw", "cube", "3dl", "png", "icc".
     var name: String { get }
@@ -37,13 +38,22 @@ public protocol LUTFileFormat: Sendable {
     /// Reads the file at `path` (already known to be in this format).
     /// - Throws: `FileError.cannotOpen` when the file cannot be read, the format's errors (each
     ///   naming `path`) when its content is not usable.
-    func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents
+    func read(path: String, options: LUTReadOptions) throws -> Look
+    /// True when the look is an image decoded through the image codecs (Hald, tile and strip
+    /// PNGs): its decoding is fuzzed and limited as images are.
+    var readsImages: Bool { get }
+    /// True when the format holds a whole chain (1D and 3D LUTs, matrices, ...), so `writeChain`
+    /// writes a look without baking it; false for formats that hold one plain cube.
+    var holdsChains: Bool { get }
+    /// Writes `transform` as a chain to `path` (created or truncated); only for formats whose
+    /// `holdsChains` is true. `displayPath` names the file in errors.
+    func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws
     /// Writes `table` to `path` (created or truncated; `LUTWriter` makes it atomic); `displayPath`
     /// names the file in errors. `title` goes where the format has one; `bitDepth` is one of
     /// `bitDepths`, or nil for the default. Callers check `validate` first.
     func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws
-    /// The format line `info` prints for `contents` read in this format.
-    func describe(_ contents: LUTReader.Contents) -> String
+    /// The format line `info` prints for `look` read in this format.
+    func describe(_ look: Look) -> String
 }
 
 extension LUTFileFormat {
@@ -56,7 +66,12 @@ extension LUTFileFormat {
 
     public func canHold(size: Int) -> Bool { ColorCube.sizeRange.contains(size) }
     public func sniff(_ head: [UInt8]) -> Bool { false }
-    public func describe(_ contents: LUTReader.Contents) -> String { displayName }
+    public func describe(_ look: Look) -> String { displayName }
+    public var holdsChains: Bool { false }
+    public var readsImages: Bool { false }
+    public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds one plain cube, not a chain")
+    }
 
     /// Checks, before any file is created, that this format can hold a cube of `size` at
     /// `bitDepth` (nil: the default).

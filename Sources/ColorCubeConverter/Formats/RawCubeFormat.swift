@@ -15,8 +15,8 @@ public struct RawCubeFormat: LUTFileFormat {
     public var noun: String { "raw cube data" }
     public var extensions: [String] { ["bin", "raw"] }
 
-    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
-        LUTReader.Contents(table: try Self.read(path: path), format: self)
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        Look(cube: try Self.read(path: path), format: self)
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {

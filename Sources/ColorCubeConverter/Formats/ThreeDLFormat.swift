@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeTransform
 
 /// Autodesk Lustre and Flame integer cubes (.3dl).
 ///
@@ -15,7 +16,7 @@ import ColorCubeCore
 /// that 16-bit (so a 12-bit file without a `Mesh` line whose outputs all stay below 2048 reads as
 /// 10-bit: the format cannot tell). The shaper's input scale is guessed the same way from its
 /// largest value. A file without a shaper line is accepted when its line count is a cube N^3.
-public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
+public struct ThreeDLFormat: LUTFileFormat {
     public init() {}
 
     public var name: String { "3dl" }
@@ -26,17 +27,19 @@ public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
     public var defaultBitDepth: Int? { 12 }
     public var clampsValues: Bool { true }
 
-    public func read(path: String, options: LUTReadOptions) throws -> LUTReader.Contents {
-        let contents = try Self.readContents(path: path)
-        return LUTReader.Contents(table: contents.baked(), format: self, hasShaper: contents.needsBaking)
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        let contents = try BinaryFile.readAll(path: path).withUnsafeBufferPointer { (bytes) throws(LUTFileError) in
+            try Self.parse(bytes, path: path)
+        }
+        return Look(transform: try contents.transform(path: path), format: self)
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
         try Self.write(table, bitDepth: bitDepth ?? defaultBitDepth ?? 12, to: path, displayPath: displayPath)
     }
 
-    public func describe(_ contents: LUTReader.Contents) -> String {
-        displayName + (contents.hasShaper ? " with an uneven input shaper" : "")
+    public func describe(_ look: Look) -> String {
+        displayName + (look.transform.operations.count > 1 ? " with an uneven input shaper" : "")
     }
 
     /// The output bit depths `write` accepts.
@@ -47,8 +50,8 @@ public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
     /// evenly spaced (OpenColorIO's tolerance: writers round the spacing in different ways).
     public static let shaperTolerance = 2.0
 
-    /// Everything a .3dl file says, before it is baked into a plain cube.
-    public struct Contents: BakeableLUT, Equatable {
+    /// Everything a .3dl file says.
+    public struct Contents: Equatable {
         /// The input code value of each lattice node, strictly increasing, or nil when the file
         /// has no shaper line (nodes are then evenly spaced).
         public let shaper: [Int]?
@@ -68,39 +71,24 @@ public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
             return shaper.indices.contains { abs(Double(shaper[$0]) - Double($0) * step) >= shaperTolerance }
         }
 
-        /// The look as a plain cube over 0...1, of the table's size.
-        ///
-        /// When `needsBaking` is false this is `table` itself. Otherwise node x holds the table
-        /// read at input x: the input code x * inputMaximum is placed between the two shaper
-        /// entries around it (linearly, per axis) and the table is read there with trilinear
-        /// interpolation; codes below the first entry or above the last read the table's edge.
-        public func baked() -> ColorCube {
-            guard needsBaking, let shaper else { return table }
-            let size = table.size
-            // The shaper is the same on every axis: node i's lattice coordinate is computed once.
-            var coordinates = [Double](repeating: 0, count: size)
-            for index in 0..<size {
-                let code = Double(index) / Double(size - 1) * Double(inputMaximum)
-                coordinates[index] = Self.latticeCoordinate(ofCode: code, shaper: shaper)
+        /// The file as operations: the 3D table over 0...1, preceded, when the shaper is uneven
+        /// (`needsBaking`), by a 1D LUT taking each input to its lattice coordinate: the input
+        /// code is placed between the two shaper entries around it, linearly; codes below the first
+        /// entry or above the last read the table's edge.
+        public func transform(path: String) throws(LUTFileError) -> Transform {
+            var operations: [any TransformOp] = []
+            do throws(TransformError) {
+                if needsBaking, let shaper {
+                    let last = Double(shaper.count - 1)
+                    let curve = try Curve(inputs: .points(shaper.map { Double($0) / Double(inputMaximum) }),
+                                          outputs: shaper.indices.map { Double($0) / last })
+                    operations.append(try LUT1DOp(curves: [curve, curve, curve]))
+                }
+            } catch {
+                throw .malformed(path: path, line: 1, reason: "the input shaper line: \(error.description)")
             }
-            let sampler = CubeSampler(cube: table, interpolation: .trilinear)
-            var result = table
-            result.setColors { r, g, b in
-                SIMD3<Float>(sampler.sample(SIMD3(coordinates[r], coordinates[g], coordinates[b])))
-            }
-            return result
-        }
-
-        /// Where `code` falls on the lattice, 0...1, by linear interpolation between shaper nodes.
-        private static func latticeCoordinate(ofCode code: Double, shaper: [Int]) -> Double {
-            let last = shaper.count - 1
-            guard code > Double(shaper[0]) else { return 0 }
-            guard code < Double(shaper[last]) else { return 1 }
-            var upper = 1
-            while Double(shaper[upper]) < code { upper += 1 }
-            let low = Double(shaper[upper - 1])
-            let high = Double(shaper[upper])
-            return (Double(upper - 1) + (code - low) / (high - low)) / Double(last)
+            operations.append(LUT3DOp(table: table))
+            return Transform(operations)
         }
     }
 
@@ -169,7 +157,7 @@ public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
         return UInt16(clamped * scale + 0.5)
     }
 
-    // MARK: Reading (read, readContents, parse: see TextLUTFormat)
+    // MARK: Reading
 
     /// Parses .3dl text without baking it; `path` names the file in errors.
     ///
@@ -182,7 +170,7 @@ public struct ThreeDLFormat: TextLUTFormat, LUTFileFormat {
     ///   number of at most 9 digits (no sign, no decimals); a shaper with a count outside 2...256
     ///   or not strictly increasing; a data line without exactly three values; more data lines
     ///   than the shaper calls for. Too few data lines (or none) are reported at the last line.
-    public static func parseContents(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
         var meshBitDepth: Int?
         var shaper: [Int]?

@@ -67,6 +67,14 @@ public struct IdentityTable: CubeTable, Sendable {
         self.size = size
     }
 
+    /// The 2-cube: corners only, which trilinear and tetrahedral interpolation read as the
+    /// identity exactly.
+    public static let unitCube = IdentityTable(unchecked: 2)
+
+    private init(unchecked size: Int) {
+        self.size = size
+    }
+
     public func entry(at index: Int) -> SIMD4<Float> {
         let r = index % size
         let g = (index / size) % size

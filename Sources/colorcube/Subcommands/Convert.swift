@@ -1,6 +1,7 @@
 import ArgumentParser
 import ColorCubeConverter
 import ColorCubeCore
+import ColorCubeTransform
 
 extension ColorCubeCommand {
     struct Convert: ParsableCommand {
@@ -76,52 +77,18 @@ extension ColorCubeCommand {
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
             let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
                                          pixelLimit: limits.pixelLimit)
-            let contents = try LUTReader.read(path: input, options: options)
+            let look = try LUTReader.read(path: input, options: options)
             // A reference PNG checks --size itself (against its pixel size); other formats here.
-            if let size, !contents.format.isSame(as: HaldFormat()), contents.table.size != size {
-                throw CommandFailure("\(input) holds a \(contents.table.size)-cube, but --size \(size) was asked for; "
+            if let size, !look.format.isSame(as: HaldFormat()), let table = look.plainTable, table.size != size {
+                throw CommandFailure("\(input) holds a \(table.size)-cube, but --size \(size) was asked for; "
                     + "drop --size, or pass --resample \(size) to change its size")
             }
-            if let profile = contents.convertedFromProfile {
-                Diagnostics.note("\(input): converted colours from its embedded profile \"\(profile)\" to sRGB "
-                    + "(pass --ignore-profile to keep the code values)")
-            }
-            if let format = contents.lossySource {
-                Diagnostics.warning(Diagnostics.lossyReferenceWarning(path: input, format: format))
-            }
-            if let roughness = contents.roughness, roughness.suggestsSpatialEdit {
-                Diagnostics.warning(Diagnostics.roughnessWarning(roughness, path: input))
-            }
-            let writerOptions = LUTWriter.Options(bitDepth: depth)
-            let title = FilePath.stem(input)
-            if let resample {
-                // Checked before resampling, which takes a while for large cubes.
-                try chosen.validate(size: resample, bitDepth: writerOptions.bitDepth, path: path)
-                let cube = try CubeResampler.resample(contents.table, to: resample, interpolation: interpolation)
-                try write(cube, format: chosen, to: path, title: title, options: writerOptions, sourceFormat: contents.format)
-            } else {
-                // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
-                try write(contents.table, format: chosen, to: path, title: title, options: writerOptions,
-                          sourceFormat: contents.format)
-            }
-        }
-
-        private func write(_ table: some CubeTable, format: any LUTFileFormat, to path: String, title: String,
-                           options: LUTWriter.Options, sourceFormat: any LUTFileFormat) throws {
-            // Reference PNGs only hold 0...1, so only other sources can have values to clamp.
-            if format.clampsValues, !sourceFormat.isSame(as: HaldFormat()) {
-                let range = table.outputRange()
-                if range.min.min() < 0 || range.max.max() > 1 {
-                    Diagnostics.note("\(path): values outside 0...1 (lowest \(Diagnostics.decimal(Double(range.min.min()), places: 3)), "
-                        + "highest \(Diagnostics.decimal(Double(range.max.max()), places: 3))) are clamped: "
-                        + "\(format.name) holds only 0...1; use .cube or raw output to keep them")
-                }
-            }
-            try LUTWriter.write(table, format: format, to: path, title: title, options: options)
-            if format.isSame(as: RawCubeFormat()), table.size > LUTWriter.coreImageMaximumSize {
-                Diagnostics.note("\(path) holds a \(table.size)-cube; Core Image is reported to reject cubes above "
-                    + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --resample 64 for Core Image")
-            }
+            Diagnostics.report(look, path: input)
+            // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
+            let written = try LUTWriter.write(look, format: chosen, to: path, title: FilePath.stem(input),
+                                              size: resample, interpolation: resample == nil ? nil : interpolation,
+                                              options: LUTWriter.Options(bitDepth: depth))
+            Diagnostics.report(written, path: path, format: chosen)
         }
 
         /// The output format: --format, else the extension of -o, else raw.
@@ -137,29 +104,3 @@ extension ColorCubeCommand {
         }
     }
 }
-
-/// A failure found by a command itself rather than a library: printed as one error line, exit 1.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}
-
-/// A `--format` value: a name from `LUTFormats`.
-struct FormatArgument: ExpressibleByArgument {
-    let format: any LUTFileFormat
-
-    init?(argument: String) {
-        guard let format = LUTFormats.named(argument) else { return nil }
-        self.format = format
-    }
-
-    static var allValueStrings: [String] { LUTFormats.names }
-
-    /// The extensions colorcube reads, from the table: ".bin/.raw, .cube, .3dl, .png or .icc/.icm".
-    static var readableList: String { LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or") }
-}
-
-extension LUTReadOptions.AlphaHandling: ExpressibleByArgument {}

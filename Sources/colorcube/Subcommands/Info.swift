@@ -1,6 +1,7 @@
 import ArgumentParser
 import ColorCubeConverter
 import ColorCubeCore
+import ColorCubeTransform
 
 extension ColorCubeCommand {
     struct Info: ParsableCommand {
@@ -28,11 +29,14 @@ extension ColorCubeCommand {
             var failed = false, described = 0
             for path in luts {
                 do {
-                    let contents = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
-                    let analysis = LUTAnalysis(measuring: contents.table, roughness: contents.roughness)
+                    let look = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
+                    let (table, _) = try look.baked()
+                    let analysis = LUTAnalysis(measuring: table, roughness: look.roughness)
+                    let coreImage = look.plainTable.map { $0.size <= LUTWriter.coreImageMaximumSize } == true
+                        ? nil : try look.baked(size: LUTWriter.coreImageMaximumSize).error
                     if described > 0 { print() }
                     described += 1
-                    print(Self.describe(path: path, contents: contents, analysis: analysis), terminator: "")
+                    print(Self.describe(path: path, look: look, analysis: analysis, coreImageBake: coreImage), terminator: "")
                 } catch {
                     Diagnostics.error(Diagnostics.message(for: error, path: path))
                     failed = true
@@ -42,12 +46,25 @@ extension ColorCubeCommand {
         }
 
         /// The block printed for one LUT, one "label: value" line per property.
-        static func describe(path: String, contents: LUTReader.Contents, analysis: LUTAnalysis) -> String {
+        static func describe(path: String, look: Look, analysis: LUTAnalysis, coreImageBake: BakingError?) -> String {
             let n = analysis.size
             var lines: [(String, String)] = []
-            lines.append(("format", contents.format.describe(contents)))
-            lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
-            lines.append(("domain", domain(contents)))
+            lines.append(("format", look.format.describe(look)))
+            if let lattice = look.transform.plainLattice {
+                lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
+                lines.append(("domain", domain(lattice.domainMin, lattice.domainMax)))
+            } else {
+                let operations = look.transform.operations
+                lines.append(("chain", "\(operations.count) operation\(operations.count == 1 ? "" : "s")"))
+                for (index, operation) in operations.enumerated() {
+                    lines.append(("  \(index + 1)", operation.description))
+                }
+                if let bake = coreImageBake {
+                    lines.append(("baked", "to a \(LUTWriter.coreImageMaximumSize)-cube (Core Image data, Hald, plain .cube): "
+                        + "up to \(Diagnostics.decimal(bake.maxCodes, places: 2)) 8-bit codes off, "
+                        + "mean \(Diagnostics.decimal(bake.meanCodes, places: 3))"))
+                }
+            }
             lines.append(("output", outputRange(analysis)))
             if analysis.isIdentity {
                 lines.append(("identity", "yes (every node within half an 8-bit code value of its input)"))
@@ -64,7 +81,7 @@ extension ColorCubeCommand {
                 }
             }
             lines.append(("Core Image", problems.isEmpty ? "yes" : "no: " + problems.joined(separator: "; ")))
-            let warnings = self.warnings(path: path, contents: contents, analysis: analysis)
+            let warnings = self.warnings(path: path, look: look, analysis: analysis)
             if warnings.isEmpty {
                 lines.append(("warnings", "none"))
             } else {
@@ -77,8 +94,7 @@ extension ColorCubeCommand {
             return text
         }
 
-        private static func domain(_ contents: LUTReader.Contents) -> String {
-            let low = contents.domainMin, high = contents.domainMax
+        private static func domain(_ low: SIMD3<Double>, _ high: SIMD3<Double>) -> String {
             func number(_ value: Double) -> String {
                 let text = Diagnostics.decimal(value, places: 4)
                 var trimmed = Substring(text)
@@ -101,7 +117,7 @@ extension ColorCubeCommand {
             }.joined(separator: ", ")
         }
 
-        private static func warnings(path: String, contents: LUTReader.Contents, analysis: LUTAnalysis) -> [String] {
+        private static func warnings(path: String, look: Look, analysis: LUTAnalysis) -> [String] {
             var warnings: [String] = []
             if analysis.nonFiniteCount > 0 {
                 warnings.append("\(grouped(analysis.nonFiniteCount)) entries are NaN or infinite")
@@ -110,12 +126,10 @@ extension ColorCubeCommand {
                 let clamping = LUTFormats.all.filter(\.clampsValues).map { "." + $0.name }
                 warnings.append("values outside 0...1: \(LUTFormats.list(clamping, joinedBy: "and")) output clamp them")
             }
-            if analysis.roughness.suggestsSpatialEdit {
+            if analysis.roughness.suggestsSpatialEdit, look.roughness == nil {
                 warnings.append(Diagnostics.roughnessWarning(analysis.roughness, path: path))
             }
-            if let profile = contents.convertedFromProfile {
-                warnings.append("colours converted from the embedded profile \"\(profile)\" to sRGB")
-            }
+            warnings += look.warnings.map { Diagnostics.message(for: $0, path: path) }
             return warnings
         }
 

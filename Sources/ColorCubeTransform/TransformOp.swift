@@ -1,0 +1,32 @@
+/// One operation of a `Transform`: its data, its exact evaluation, its inverse and what it is.
+///
+/// Each kind of operation is one conforming type in its own folder under `Ops/` (1D LUT, 3D LUT,
+/// matrix, range, ASC CDL, log, exponent). File formats parse into operations and never bake;
+/// evaluation is the reference every fast path (the engine, a baked cube) is measured against.
+///
+/// Conformers are immutable values, so any number of threads may evaluate one at once.
+public protocol TransformOp: Sendable, CustomStringConvertible {
+    /// Evaluates the operation at one colour, in Float64. Never traps: NaN and infinities in
+    /// produce defined (possibly non-finite) results, each operation documents its clamping.
+    func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double>
+
+    /// True when each output channel depends only on the same input channel, so the operation can
+    /// be folded into a per-channel curve before or after a lattice.
+    var isPerChannel: Bool { get }
+
+    /// True when the operation leaves every colour unchanged (an optimiser drops it).
+    var isIdentity: Bool { get }
+
+    /// The operation that undoes this one exactly, as a list (usually one operation).
+    /// - Throws: `TransformError.notInvertible` with the reason (a clamp, a singular matrix, a
+    ///   1D LUT that is not monotonic) when no exact inverse exists. 3D LUTs are inverted
+    ///   numerically by `TransformInverter`, not here: they throw `.needsNumericalInverse`.
+    func inverse() throws(TransformError) -> [any TransformOp]
+
+    /// Lattice sizes and other dimensions, for `info`: "3D LUT 33x33x33, domain 0...1".
+    var description: String { get }
+}
+
+extension TransformOp {
+    public var isIdentity: Bool { false }
+}

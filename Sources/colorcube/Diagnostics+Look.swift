@@ -1,0 +1,45 @@
+import ColorCubeConverter
+import ColorCubeTransform
+
+extension Diagnostics {
+    /// Prints what every command that reads `look` tells about it: its warnings and the reader's
+    /// notes.
+    static func report(_ look: Look, path: String) {
+        for note in look.notes { Diagnostics.note("\(path): \(note)") }
+        for warning in look.warnings {
+            let text = message(for: warning, path: path)
+            if warning.isNote { Diagnostics.note(text) } else { Diagnostics.warning(text) }
+        }
+    }
+
+    /// The words for one of a look's warnings.
+    static func message(for warning: LookWarning, path: String) -> String {
+        switch warning {
+        case .convertedFromProfile(let profile):
+            "\(path): converted the look's colours from its embedded profile \"\(profile)\" to sRGB "
+                + "(pass --ignore-profile to keep the code values)"
+        case .lossySource(let format):
+            lossyReferenceWarning(path: path, format: format)
+        case .spatialEdit(let roughness):
+            roughnessWarning(roughness, path: path)
+        }
+    }
+
+    /// Prints what writing a look did to it: baking error, clamping, Core Image's size limit.
+    static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat) {
+        if let error = written.bakingError, error.isNoticeable, let size = written.size {
+            Diagnostics.warning("\(path): baking the look into a \(size)-cube changes it by up to "
+                + "\(decimal(error.maxCodes, places: 1)) 8-bit codes (mean \(decimal(error.meanCodes, places: 2))); "
+                + "a larger --size, or a format that holds the chain (.clf), keeps it exact")
+        }
+        if let clamped = written.clamped {
+            Diagnostics.note("\(path): values outside 0...1 (lowest \(decimal(Double(clamped.min), places: 3)), "
+                + "highest \(decimal(Double(clamped.max), places: 3))) are clamped: "
+                + "\(format.name) holds only 0...1; use .cube or raw output to keep them")
+        }
+        if written.exceedsCoreImage, let size = written.size {
+            Diagnostics.note("\(path) holds a \(size)-cube; Core Image is reported to reject cubes above "
+                + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --resample 64 for Core Image")
+        }
+    }
+}
