@@ -32,6 +32,22 @@ public struct Look: Sendable {
         self.init(transform: Transform(cube: table), format: format, title: title)
     }
 
+    /// Several looks applied one after the other, the first first, as one look: their operations
+    /// in order, nothing baked. The format and title are the first look's; notes and warnings of
+    /// every look are kept.
+    /// - Precondition: `looks` is not empty.
+    public init(chain looks: [Look]) {
+        precondition(!looks.isEmpty, "a chain needs at least one look")
+        self = looks[0]
+        for next in looks.dropFirst() {
+            transform = transform.then(next.transform)
+            notes += next.notes
+            convertedFromProfile = convertedFromProfile ?? next.convertedFromProfile
+            lossySource = lossySource ?? next.lossySource
+            roughness = roughness ?? next.roughness
+        }
+    }
+
     /// The warnings every command shows for this look, worked out once here: a converted profile
     /// is a note, a lossy source and signs of a spatial edit are warnings.
     public var warnings: [LookWarning] {

@@ -21,6 +21,6 @@ struct ColorCubeCommand: ParsableCommand {
             or video frames. `learn` makes a look from a photo before and after an edit done anywhere.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Convert.self, Apply.self, Info.self, Preview.self, Learn.self]
+        subcommands: [Generate.self, Convert.self, Apply.self, Combine.self, Invert.self, Info.self, Preview.self, Learn.self]
     )
 }

@@ -20,7 +20,7 @@ struct EngineOptions: ParsableArguments {
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
     func loadEngine(look lookPath: String, ignoreProfile: Bool, remembersColors: Bool = true,
                     pixelLimit: PixelLimit) throws -> LUTEngine {
-        let look = try LUTReader.read(path: lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
+        let look = try LookSpec.read(lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.

@@ -9,8 +9,7 @@ extension ColorCubeCommand {
     struct Apply: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Apply a look to images, photo folders or raw video frames.",
-            discussion: """
-                LOOK is an edited reference PNG (or any Hald CLUT), a .cube, .3dl, raw Core Image cube file (.bin/.raw) or an ICC device link (.icc). \
+            discussion: "LOOK is " + LookSpec.help + ". " + """
                 INPUT may be image files and folders, mixed; folders are walked recursively. One input \
                 file and an -o with an image extension writes that file; otherwise -o is a folder \
                 mirroring the inputs. With --raw, frames are read from -i (default stdin) and written \
@@ -18,7 +17,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The look, any LUT file: " + FormatArgument.readableList + "."))
+        @Argument(help: ArgumentHelp("The look: " + LookSpec.help + "."))
         var look: String
 
         @Argument(help: "Images and folders to process.")

@@ -7,18 +7,16 @@ extension ColorCubeCommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn an edited reference PNG or any LUT into Core Image cube data or another LUT format.",
-            discussion: """
-                INPUT may be a reference or Hald CLUT PNG (levels 2 to 16, 8 or 16 bits), a .cube, a \
-                .3dl, raw Core Image data (.bin/.raw) or an ICC device link (.icc/.icm). The output \
-                format follows --format, else the extension of -o: .bin/.raw (size^3 RGBA Float32 \
-                entries, little-endian, red fastest, as CIColorCube's inputCubeData takes them), \
-                .cube, .3dl, .png (Hald CLUT) or .icc (device link). Without -o the output is INPUT \
-                with the extension .bin. Core Image is reported to reject cubes above 64: use \
-                --resample 64 for it.
-                """
+            discussion: "INPUT may be a reference or Hald CLUT PNG (levels 2 to 16, 8 or 16 bits) or "
+                + LookSpec.help + ". The output format follows --format, else the extension of -o: "
+                + FormatArgument.writableList + ". Formats that hold a chain keep the look as it is; the "
+                + "others get it baked into a cube, and a warning when that changes it by more than one 8-bit code. "
+                + "Without -o the output is INPUT with the extension .bin: size^3 RGBA Float32 entries, "
+                + "little-endian, red fastest, as CIColorCube's inputCubeData takes them. Core Image is "
+                + "reported to reject cubes above 64: use --resample 64 for it."
         )
 
-        @Argument(help: ArgumentHelp("The look: an edited reference PNG or any LUT file (" + FormatArgument.readableList + ")."))
+        @Argument(help: ArgumentHelp("The look: an edited reference PNG or " + LookSpec.help + "."))
         var input: String
 
         @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG (4, 16, 64 or 256); the image must agree.")
@@ -77,7 +75,7 @@ extension ColorCubeCommand {
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
             let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
                                          pixelLimit: limits.pixelLimit)
-            let look = try LUTReader.read(path: input, options: options)
+            let look = try LookSpec.read(input, options: options)
             // A reference PNG checks --size itself (against its pixel size); other formats here.
             if let size, !look.format.isSame(as: HaldFormat()), let table = look.plainTable, table.size != size {
                 throw CommandFailure("\(input) holds a \(table.size)-cube, but --size \(size) was asked for; "
@@ -93,14 +91,8 @@ extension ColorCubeCommand {
 
         /// The output format: --format, else the extension of -o, else raw.
         private func outputFormat() throws -> any LUTFileFormat {
-            if let format { return format.format }
-            guard let output else { return RawCubeFormat() }
-            guard let byExtension = LUTFormats.forPath(output) else {
-                let extensions = LUTFormats.all.flatMap(\.extensions).map { "." + $0 }
-                throw ValidationError("cannot tell the format of \(output) from its extension; use "
-                    + LUTFormats.list(extensions, joinedBy: "or") + ", or pass --format")
-            }
-            return byExtension
+            guard format != nil || output != nil else { return RawCubeFormat() }
+            return try FormatArgument.outputFormat(format, output: output ?? "")
         }
     }
 }

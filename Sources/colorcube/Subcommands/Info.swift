@@ -50,15 +50,17 @@ extension ColorCubeCommand {
             let n = analysis.size
             var lines: [(String, String)] = []
             lines.append(("format", look.format.describe(look)))
-            if let lattice = look.transform.plainLattice {
+            let operations = look.transform.operations
+            if operations.count == 1, let lattice = operations[0] as? LUT3DOp {
                 lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
                 lines.append(("domain", domain(lattice.domainMin, lattice.domainMax)))
             } else {
-                let operations = look.transform.operations
                 lines.append(("chain", "\(operations.count) operation\(operations.count == 1 ? "" : "s")"))
                 for (index, operation) in operations.enumerated() {
                     lines.append(("  \(index + 1)", operation.description))
                 }
+            }
+            if look.transform.plainLattice == nil {
                 if let bake = coreImageBake {
                     lines.append(("baked", "to a \(LUTWriter.coreImageMaximumSize)-cube (Core Image data, Hald, plain .cube): "
                         + "up to \(Diagnostics.decimal(bake.maxCodes, places: 2)) 8-bit codes off, "

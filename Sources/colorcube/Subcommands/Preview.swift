@@ -13,7 +13,7 @@ extension ColorCubeCommand {
                 """
         )
 
-        @Argument(help: ArgumentHelp("Looks, any LUT files: " + FormatArgument.readableList + "."))
+        @Argument(help: ArgumentHelp("Looks, each " + LookSpec.help + "."))
         var looks: [String]
 
         @Option(help: "The photo to preview (PNG or JPEG).")

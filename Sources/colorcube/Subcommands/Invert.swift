@@ -1,0 +1,68 @@
+import ArgumentParser
+import ColorCubeConverter
+import ColorCubeCore
+import ColorCubeTransform
+
+extension ColorCubeCommand {
+    struct Invert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write the inverse of a look: the look that undoes it.",
+            discussion: "LOOK is " + LookSpec.help + ". 1D LUTs, matrices, ranges, CDLs, logs and exponents "
+                + "are inverted exactly; a 3D LUT numerically, node by node, into a 3D LUT over the "
+                + "forward look's output range. The inverse is then checked by running the look on it: "
+                + "colours the look never produces (a black-and-white look, a clamp) cannot be "
+                + "recovered, and a warning says how many and how far off they come back. A look "
+                + "with no inverse at all (a singular matrix, a curve that rises and falls) is refused."
+        )
+
+        @Argument(help: ArgumentHelp("The look to invert: " + LookSpec.help + "."))
+        var look: String
+
+        @Option(name: .shortAndLong, help: "The inverse look's file; its extension picks the format unless --format is given.")
+        var output: String
+
+        @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(LUTFormats.names, joinedBy: "or") + " (default: from the output extension)."))
+        var format: FormatArgument?
+
+        @Option(help: "Points per axis of inverted 3D LUTs and of a baked output (2 to 256; default: the look's largest 3D LUT size, at least 33).")
+        var size: Int?
+
+        @Option(help: "Bits per value for formats that have a choice: 8 or 16 for png, 10, 12 or 16 for 3dl.")
+        var depth: Int?
+
+        @OptionGroup var limits: LimitOptions
+
+        func validate() throws {
+            if let size, !ColorCube.sizeRange.contains(size) {
+                throw ValidationError("invalid --size \(size); use 2 to 256 points per axis")
+            }
+            _ = try FormatArgument.outputFormat(format, output: output)
+        }
+
+        func run() throws {
+            try Diagnostics.reportingFailures {
+                let chosen = try FormatArgument.outputFormat(format, output: output)
+                try OutputSafety.refuseOverwritingInput(output: output, inputs: LookSpec.paths(look))
+                let forward = try LookSpec.read(look, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
+                Diagnostics.report(forward, path: look)
+                let cubeSize = size ?? TransformBaker.naturalSize(of: forward.transform)
+                let inverse = try TransformInverter.invert(forward.transform, size: cubeSize)
+                let check = TransformInverter.report(inverse: inverse, of: forward.transform)
+                if check.unrecoveredCount > 0 {
+                    let c = check.worstColor
+                    Diagnostics.warning("\(look): \(Diagnostics.decimal(100 * check.unrecoveredFraction, places: 1))% of colours "
+                        + "cannot be recovered (the look never produces them): the inverse gives the nearest colour the "
+                        + "look reaches, off by up to \(Diagnostics.decimal(check.maxCodes, places: 1)) 8-bit codes "
+                        + "(99% within \(Diagnostics.decimal(check.p99Codes, places: 2))), worst at RGB "
+                        + "\([c.x, c.y, c.z].map { String(Int(($0 * 255).rounded())) }.joined(separator: " "))")
+                }
+                var inverted = Look(transform: inverse, format: forward.format)
+                inverted.title = "inverse of \(FilePath.stem(look))"
+                let written = try LUTWriter.write(inverted, format: chosen, to: output, title: inverted.title ?? "",
+                                                  size: chosen.holdsChains ? size : cubeSize,
+                                                  options: LUTWriter.Options(bitDepth: depth))
+                Diagnostics.report(written, path: output, format: chosen)
+            }
+        }
+    }
+}
