@@ -1,11 +1,10 @@
-import CLittleCMS
 import ColorCubeCore
 
 /// What a look does, measured over its lattice: output range, distance from the identity in
 /// CIEDE2000, roughness, and whether Core Image can take it.
 ///
 /// Colour differences compare each node's output with the node's own input colour, both read as
-/// sRGB and converted to CIELAB (D50) by Little CMS, with `cmsCIE2000DeltaE` (kL = kC = kH = 1).
+/// sRGB, with `CIEDE2000` (D65, the figures `learn` reports too).
 /// Outputs are clamped to 0...1 (NaN to 0) first, as a display would; a difference of about 1 is
 /// the smallest most people see side by side. Ranges, identity and roughness read every node; colour
 /// differences are measured at every node of cubes up to `deltaESamples` points per axis and, for
@@ -22,8 +21,8 @@ public struct LUTAnalysis: Sendable {
     public let nonFiniteCount: Int
     /// The largest |output - input| over all nodes and channels.
     public let largestIdentityDeviation: Float
-    /// The mean CIEDE2000 difference from the identity over all nodes; nil when Little CMS could
-    /// not build the sRGB-to-Lab transform.
+    /// The mean CIEDE2000 difference from the identity over all nodes (never nil since the
+    /// difference is computed in Swift; optional for source compatibility).
     public let meanDeltaE: Double?
     /// The largest CIEDE2000 difference from the identity over all nodes.
     public let maxDeltaE: Double?
@@ -106,7 +105,6 @@ public struct LUTAnalysis: Sendable {
 
     private static func measurePlanes(_ table: some CubeTable) -> [Plane] {
         let n = table.size
-        let transform = LabTransform()
         let picks = deltaEIndices(size: n)
         var picked = [Bool](repeating: false, count: n)
         for index in picks { picked[index] = true }
@@ -117,8 +115,7 @@ public struct LUTAnalysis: Sendable {
             let planes = DisjointRegions(base)
             let picked = picked
             let work = { @Sendable (b: Int) in
-                planes.start(of: b).pointee = measurePlane(b, of: table, measuresColour: picked[b],
-                                                           transform: transform, picks: picks)
+                planes.start(of: b).pointee = measurePlane(b, of: table, measuresColour: picked[b], picks: picks)
             }
             if n >= 32 {
                 ParallelLoop.run(iterations: n, work)
@@ -129,9 +126,8 @@ public struct LUTAnalysis: Sendable {
         return planes
     }
 
-    /// Ranges over plane `b`; with a transform, also colour differences at the picked nodes.
-    private static func measurePlane(_ b: Int, of table: some CubeTable, measuresColour: Bool,
-                                     transform: LabTransform?, picks: [Int]) -> Plane {
+    /// Ranges over plane `b`; when `measuresColour`, also colour differences at the picked nodes.
+    private static func measurePlane(_ b: Int, of table: some CubeTable, measuresColour: Bool, picks: [Int]) -> Plane {
         let n = table.size
         let scale = 1 / Float(n - 1)
         var plane = Plane()
@@ -150,67 +146,18 @@ public struct LUTAnalysis: Sendable {
             plane.deviation = max(plane.deviation, pointwiseMax(difference, -difference).max())
         }
         guard measuresColour else { return plane }
-        guard let transform else {
-            plane.measured = false
-            return plane
-        }
-        let count = picks.count * picks.count
-        var inputs = [Float](repeating: 0, count: count * 3)
-        var outputs = [Float](repeating: 0, count: count * 3)
-        for (gi, g) in picks.enumerated() {
-            for (ri, r) in picks.enumerated() {
-                let i = gi * picks.count + ri
+        for g in picks {
+            for r in picks {
                 let e = table.entry(at: ColorCube.redFastestIndex(r: r, g: g, b: b, size: n))
-                let input = SIMD3(Float(r), Float(g), Float(b)) * scale
-                var output = SIMD3(e.x, e.y, e.z)
+                let input = SIMD3(Double(r), Double(g), Double(b)) * Double(scale)
+                var output = SIMD3(Double(e.x), Double(e.y), Double(e.z))
                 output = output.replacing(with: 0, where: .!(output .== output))  // NaN reads as 0
                 output = pointwiseMin(pointwiseMax(output, .zero), .one)
-                inputs[3 * i] = input.x; inputs[3 * i + 1] = input.y; inputs[3 * i + 2] = input.z
-                outputs[3 * i] = output.x; outputs[3 * i + 1] = output.y; outputs[3 * i + 2] = output.z
+                let difference = CIEDE2000.difference(sRGB: input, output)
+                plane.deltaESum += difference
+                plane.deltaEMax = max(plane.deltaEMax, difference)
             }
-        }
-        let before = transform.lab(inputs, count: count)
-        let after = transform.lab(outputs, count: count)
-        for i in 0..<count {
-            var first = cmsCIELab(L: before[3 * i], a: before[3 * i + 1], b: before[3 * i + 2])
-            var second = cmsCIELab(L: after[3 * i], a: after[3 * i + 1], b: after[3 * i + 2])
-            let difference = cmsCIE2000DeltaE(&first, &second, 1, 1, 1)
-            plane.deltaESum += difference
-            plane.deltaEMax = max(plane.deltaEMax, difference)
         }
         return plane
-    }
-
-    /// sRGB (Float) to CIELAB D50 (Double), shareable across threads.
-    ///
-    /// Sendable by promise (`@unchecked`: the handle is an opaque C pointer): the transform is made
-    /// without Little CMS's one-colour cache (`cmsFLAGS_NOCACHE`), the only state `cmsDoTransform`
-    /// writes, so concurrent calls only read it.
-    private final class LabTransform: @unchecked Sendable {
-        private let handle: cmsHTRANSFORM
-
-        init?() {
-            guard let srgb = cmsCreate_sRGBProfile() else { return nil }
-            defer { cmsCloseProfile(srgb) }
-            guard let lab = cmsCreateLab4Profile(nil) else { return nil }
-            defer { cmsCloseProfile(lab) }
-            guard let handle = cmsCreateTransform(srgb, CCMS_TYPE_RGB_FLT, lab, CCMS_TYPE_Lab_DBL,
-                                                  CCMS_INTENT_RELATIVE_COLORIMETRIC, CCMS_FLAGS_NOCACHE) else { return nil }
-            self.handle = handle
-        }
-
-        deinit {
-            cmsDeleteTransform(handle)
-        }
-
-        func lab(_ rgb: [Float], count: Int) -> [Double] {
-            var result = [Double](repeating: 0, count: count * 3)
-            rgb.withUnsafeBytes { input in
-                result.withUnsafeMutableBytes { output in
-                    cmsDoTransform(handle, input.baseAddress, output.baseAddress, cmsUInt32Number(count))
-                }
-            }
-            return result
-        }
     }
 }

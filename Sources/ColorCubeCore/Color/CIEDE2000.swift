@@ -1,8 +1,12 @@
 import Foundation
 
-/// Colour differences as people see them: sRGB to CIE L*a*b* (D65) and the CIEDE2000 formula
-/// (Sharma, Wu and Dalal, "The CIEDE2000 color-difference formula: implementation notes",
-/// 2005), kL = kC = kH = 1.
+/// Colour differences as people see them: sRGB to CIE L*a*b* and the CIEDE2000 formula (Sharma,
+/// Wu and Dalal, "The CIEDE2000 color-difference formula: implementation notes", 2005),
+/// kL = kC = kH = 1. The one colour difference colorcube reports: `info`, `learn` and the tests all
+/// use it, so their figures compare.
+///
+/// The white is D65, sRGB's own: both colours compared are sRGB, so no chromatic adaptation (to the
+/// D50 of ICC's connection space) is needed, and none is applied that would shift the figures.
 public enum CIEDE2000 {
     /// CIE L*a*b* of an sRGB colour (components 0...1, values outside are extended linearly by the
     /// sRGB curve's own formula), via linear light and XYZ with the D65 white.
