@@ -6,10 +6,13 @@ import Foundation
 /// decoded images however large the folder. One bad file never stops the batch: its error is
 /// reported and the rest go on.
 ///
-/// The runner owns the outputs of its plan: before it looks at a job (even one it then skips
-/// because the output exists) it removes the temporaries that killed writers of that output left
-/// (`AtomicFile.removeStaleTemporaries(of:)`). Under a shard that is exactly the shard's outputs, so
-/// workers of other shards never touch each other's files.
+/// Before it looks at a job (even one it then skips because the output exists) the runner removes
+/// the temporaries that killed writers of that output left (`AtomicFile.removeStaleTemporaries(of:)`),
+/// which leaves those of live writers alone. So any number of runs may share an output folder: two
+/// runs over the same inputs at once (a requeued task whose predecessor still runs, a second start
+/// by mistake) both finish without failures, each output complete. An output that another run
+/// finishes while this one writes it is counted in `Summary.finishedElsewhere`; with `skipExisting`
+/// the other run's file is kept (`AtomicFile.Overlap.keep`), otherwise this run's replaces it.
 public struct BatchRunner: Sendable {
     /// What happened to one job.
     public enum Outcome: Sendable {
@@ -27,6 +30,8 @@ public struct BatchRunner: Sendable {
         public var failed = 0
         /// Stale temporaries of the batch's outputs removed before processing them.
         public var temporariesRemoved = 0
+        /// Outputs that another run finished while this one was writing them (counted as done too).
+        public var finishedElsewhere = 0
         /// Time per stage, summed over the images done.
         public var times = StageTimes()
         public var total: Int { done + skipped + failed }
@@ -70,6 +75,8 @@ public struct BatchRunner: Sendable {
                     case .done(let report):
                         progress.summary.done += 1
                         progress.summary.times += report.times
+                        progress.summary.temporariesRemoved += report.staleTemporariesRemoved.count
+                        if report.finishedElsewhere { progress.summary.finishedElsewhere += 1 }
                     case .skipped: progress.summary.skipped += 1
                     case .failed: progress.summary.failed += 1
                     }
@@ -85,7 +92,8 @@ public struct BatchRunner: Sendable {
         if skipExisting, fileManager.fileExists(atPath: job.output) { return .skipped }
         do {
             try Folders.create(FilePath.split(job.output).folder)
-            return .done(try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat, parallel: parallel))
+            return .done(try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat,
+                                           parallel: parallel, overlap: skipExisting ? .keep : .replace))
         } catch {
             return .failed(error)
         }

@@ -79,14 +79,23 @@ public struct ImageApplier: Sendable {
         public var inputFormat: ImageFormat
         /// How many images the input held; only the first was graded (multi-page TIFF).
         public var imageCount: Int
+        /// True when another writer (another run) finished the output while this one wrote it; see
+        /// `AtomicFile.Written.finishedElsewhere`.
+        public var finishedElsewhere = false
+        /// Leftovers of killed writers of the output, removed before writing it.
+        public var staleTemporariesRemoved: [String] = []
     }
 
     /// Reads `input`, applies the look and writes `output` atomically (temporary name, then rename).
-    /// - Parameter outputFormat: the format to write; nil keeps the input's.
+    /// - Parameters:
+    ///   - outputFormat: the format to write; nil keeps the input's.
+    ///   - overlap: what to do when another run finishes `output` while this one writes it: replace
+    ///     its file (the default) or keep it; see `AtomicFile.Overlap`.
     /// - Returns: the stage times and what the input was.
-    /// - Throws: `ImageError` naming the file at fault.
+    /// - Throws: `ImageError` naming the file at fault, or `FileError` for the output.
     @discardableResult
-    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true) throws -> FileReport {
+    public func apply(input: String, output: String, outputFormat: ImageFormat? = nil, parallel: Bool = true,
+                      overlap: AtomicFile.Overlap = .replace) throws -> FileReport {
         var times = StageTimes()
         var clock = ContinuousClock.now
         func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
@@ -109,11 +118,13 @@ public struct ImageApplier: Sendable {
             image.metadata = image.metadata.keepingOnlyNeutralFields()
         }
         let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
-        try AtomicFile.write(to: output) { temporary in
+        let written = try AtomicFile.write(to: output, overlap: overlap) { temporary in
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)
         }
         lap(\.encode)
-        return FileReport(times: times, inputFormat: inputFormat, imageCount: imageCount)
+        return FileReport(times: times, inputFormat: inputFormat, imageCount: imageCount,
+                          finishedElsewhere: written.finishedElsewhere,
+                          staleTemporariesRemoved: written.staleTemporariesRemoved)
     }
 
     /// Reads an image file of any format in `ImageCodecs`, recognised by its content rather than

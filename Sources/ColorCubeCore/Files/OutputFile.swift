@@ -6,6 +6,11 @@ import Darwin
 
 /// A buffered binary file being written. Errors name the file the user asked for, not the
 /// temporary name underneath.
+///
+/// Writers open it on the temporary path `AtomicFile.write` hands them, never on the output itself:
+/// that is what keeps a half-written output from ever being seen, and what lets another run tell
+/// this writer's temporary from a killed one's (`AtomicFile` holds the lock; opening and closing
+/// this file does not release it).
 public final class OutputFile {
     private let file: UnsafeMutablePointer<FILE>
     private let displayPath: String
