@@ -181,6 +181,12 @@ public struct VideoApplier: Sendable {
             throw Self.failure(relayError: relayError, decoderStatus: decoderStatus, encoderStatus: encoderStatus,
                                decoder: decoder, encoder: encoder, input: input, output: output, muxer: plan.muxer)
         }
+        // A clip cut short (a truncated Matroska or transport stream) decodes without complaint
+        // up to where it ends: the container's frame count tells. Estimated counts (duration times
+        // frame rate) may be off by a frame or two.
+        if let total, frames + max(2, total / 100) < total {
+            throw VideoError.decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
+        }
         return frames
     }
 
