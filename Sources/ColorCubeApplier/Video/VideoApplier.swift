@@ -181,11 +181,18 @@ public struct VideoApplier: Sendable {
             throw Self.failure(relayError: relayError, decoderStatus: decoderStatus, encoderStatus: encoderStatus,
                                decoder: decoder, encoder: encoder, input: input, output: output, muxer: plan.muxer)
         }
-        // A clip cut short (a truncated Matroska or transport stream) decodes without complaint
-        // up to where it ends: the container's frame count tells. Estimated counts (duration times
-        // frame rate) may be off by a frame or two.
-        if let total, frames + max(2, total / 100) < total {
+        // A clip cut short decodes without an error up to where it ends: FFmpeg only warns
+        // ("File ended prematurely", "partial file"), or the container's own frame count tells.
+        if let warning = decoder.errorOutput().split(whereSeparator: \.isNewline).first(where: { line in
+            Self.truncationWarnings.contains { line.lowercased().contains($0) }
+        }) {
+            throw VideoError.decodeFailed(path: input, reason: Self.withoutBrackets(String(warning)) + " (truncated?)")
+        }
+        if plan.probe.frameCountIsExact, let total, frames < total {
             throw VideoError.decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
+        }
+        if plan.probe.rotation != nil, plan.muxer == "mp4" || plan.muxer == "mov" {
+            TrackMatrix.copy(from: input, to: temporary)
         }
         return frames
     }
@@ -222,6 +229,9 @@ public struct VideoApplier: Sendable {
         case nil: return .encodeFailed(path: output, reason: "ffmpeg failed")
         }
     }
+
+    /// What FFmpeg says, as a warning only, about a clip that ends early.
+    static let truncationWarnings = ["ended prematurely", "partial file", "truncat"]
 
     /// "[mp4 @ 0x55d0] Could not find tag" -> "Could not find tag".
     static func withoutBrackets(_ line: String) -> String {

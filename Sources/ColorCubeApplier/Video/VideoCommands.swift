@@ -40,7 +40,8 @@ struct VideoCommands: Sendable {
     var decoderArguments: [String] {
         let filter = matrix.map { "scale=in_color_matrix=\($0):in_range=\(range):flags=\(Self.inFlags),format=\(frameFormat.rawValue)" }
             ?? "scale=flags=\(Self.inFlags),format=\(frameFormat.rawValue)"
-        return ["-nostdin", "-hide_banner", "-v", "error", "-xerror", "-noautorotate", "-i", input,
+        // Warnings too: a clip cut short is only warned about ("File ended prematurely").
+        return ["-nostdin", "-hide_banner", "-v", "warning", "-xerror", "-noautorotate", "-i", input,
                 "-map", "0:\(probe.streamIndex)", "-an", "-sn", "-dn",
                 "-fps_mode", "passthrough", "-enc_time_base", "-1", "-copyts",
                 "-vf", filter, "-c:v", "rawvideo", "-f", "nut", "-write_index", "0", "pipe:1"]
@@ -63,10 +64,6 @@ struct VideoCommands: Sendable {
         var color = probe.color
         if color.range == nil, range == "pc" { color.range = "pc" }
         arguments += color.taggingArguments
-        if let rotation = probe.rotation {
-            // ffmpeg 5's way to set a stream's display matrix: the rotate tag, clockwise degrees.
-            arguments += ["-metadata:s:v:0", "rotate=\(((-rotation) % 360 + 360) % 360)"]
-        }
         arguments += ["-f", muxer, output]
         return arguments
     }

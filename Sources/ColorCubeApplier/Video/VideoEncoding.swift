@@ -73,7 +73,7 @@ public struct VideoEncoding: Sendable, Equatable {
         default:
             break
         }
-        let format = pixelFormat(for: probe.pixelFormat, supported: supportedFormats)
+        let format = closestPixelFormat(for: probe.pixelFormat, supported: supportedFormats)
         return VideoEncoding(encoder: encoder, options: options, pixelFormat: format)
     }
 
@@ -91,7 +91,7 @@ public struct VideoEncoding: Sendable, Equatable {
     /// The source's pixel format when the encoder takes it (the deprecated full-range yuvj names as
     /// their plain ones); else the encoder's closest: same subsampling and depth, then same
     /// subsampling and a greater depth, then any format as deep, then the encoder's first.
-    static func pixelFormat(for source: VideoPixelFormat, supported: [String]) -> String {
+    public static func closestPixelFormat(for source: VideoPixelFormat, supported: [String]) -> String {
         let wanted = source.impliesFullRange ? "yuv" + source.name.dropFirst(4) : source.name
         guard !supported.isEmpty, !supported.contains(wanted) else { return wanted }
         let candidates = supported.map(VideoPixelFormat.init).filter { $0.isGradable && !$0.hasAlpha && $0.isRGB == source.isRGB }

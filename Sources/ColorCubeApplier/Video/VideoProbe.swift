@@ -16,6 +16,8 @@ public struct VideoProbe: Sendable, Equatable {
     /// The number of frames, from the container or estimated from duration and frame rate; nil
     /// when neither says.
     public var frameCount: Int?
+    /// True when `frameCount` is the container's own count (MP4, MOV), not an estimate.
+    public var frameCountIsExact = false
     /// The container's format names ("mov,mp4,m4a,3gp,3g2,mj2", "matroska,webm").
     public var container: String
     /// The display matrix's rotation in degrees as ffprobe reports it (-90 for a phone held
@@ -83,6 +85,7 @@ public struct VideoProbe: Sendable, Equatable {
                                primaries: tag("color_primaries"), transfer: tag("color_transfer"))
         if color.matrix == "gbr" { color.matrix = nil }
         var frameCount = (video["nb_frames"] as? String).flatMap { Int($0) }
+        let exact = (frameCount ?? 0) > 0
         if frameCount == nil || frameCount == 0,
            let duration = (video["duration"] as? String ?? format["duration"] as? String).flatMap(Double.init),
            let rate = (video["avg_frame_rate"] as? String).flatMap(Self.rational), rate > 0 {
@@ -100,6 +103,7 @@ public struct VideoProbe: Sendable, Equatable {
                           color: color, frameCount: frameCount.flatMap { $0 > 0 ? $0 : nil },
                           container: format["format_name"] as? String ?? "", otherStreams: others)
         probe.rotation = rotation == 0 ? nil : rotation
+        probe.frameCountIsExact = exact
         return probe
     }
 
