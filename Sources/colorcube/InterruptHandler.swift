@@ -1,10 +1,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ColorCubeApplier
 import ColorCubeCore
 
-/// Ends the process cleanly on Ctrl-C or a termination request: the temporary files of outputs
-/// still being written are removed, so an interrupted run leaves only complete outputs.
+/// Ends the process cleanly on Ctrl-C or a termination request: the ffmpeg processes grading clips
+/// are ended and the temporary files of outputs still being written are removed, so an interrupted
+/// run leaves only complete outputs.
 ///
 /// SIGINT and SIGTERM are blocked in every thread (threads inherit the mask of the thread that
 /// creates them, so this runs first) and one thread waits for them with sigwait, outside signal
@@ -21,6 +23,8 @@ enum InterruptHandler {
             var received: Int32 = 0
             var waited = mask
             sigwait(&waited, &received)
+            // Encoders first, so none goes on writing a temporary that is being removed.
+            FFmpegTools.terminateChildren()
             AtomicFile.removeTemporaryFiles()
             _exit(128 + received)
         }

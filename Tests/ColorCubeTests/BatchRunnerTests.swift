@@ -16,7 +16,7 @@ import Testing
         let outcomes = Locked<[String: String]>([:])
         let summary = runner.run(plan) { job, outcome in
             let word = switch outcome {
-            case .done: "done"
+            case .done, .doneVideo: "done"
             case .skipped: "skipped"
             case .failed: "failed"
             }

@@ -7,12 +7,15 @@ import Foundation
 /// output would land on an input.
 ///
 /// - One input file and an output with an image extension: that file, in the format the extension
-///   names.
+///   names. One video clip (recognised by content) and an output with a video extension (.mp4,
+///   .mov, .mkv, ...): that clip, in the container the extension names.
 /// - Otherwise the output is a folder mirroring the inputs: a single input folder's tree lands
 ///   directly in it; with several inputs each folder becomes OUTPUT/<its name>/ and loose files land
 ///   in OUTPUT.
 /// - Folders are walked recursively; hidden files and folders are skipped, and so are files that no
-///   readable codec of `ImageCodecs` recognises by content (they are counted in `passedOver`).
+///   readable codec of `ImageCodecs` recognises by content and that are not video containers
+///   (`VideoContainer`) either (they are counted in `passedOver`). Clips keep their name and
+///   container.
 ///   Files named directly are always taken (a bad one fails in the run).
 public struct BatchPlan: Sendable {
     public private(set) var jobs: [BatchJob]
@@ -34,11 +37,16 @@ public struct BatchPlan: Sendable {
         let outputExtension = FilePath.pathExtension(output)
         let outputFormat = ImageFormat(pathExtension: outputExtension)
         let singleFileInput = inputs.count == 1 && !Folders.exists(inputs[0]) && !Folders.exists(output)
-        if singleFileInput, outputFormat == nil, !outputExtension.isEmpty {
+        let singleClip = singleFileInput && VideoContainer.isVideoExtension(outputExtension)
+            && VideoContainer.matches(path: inputs[0])
+        if !singleClip, singleFileInput, outputFormat == nil, !outputExtension.isEmpty {
             // "photo.jpg -o photo.gif" names a file in a format colorcube does not write, not a folder.
             throw BatchError.unsupportedOutputFormat(path: output)
         }
-        if singleFileInput, outputFormat != nil {
+        if singleClip {
+            singleFile = true
+            jobs = [BatchJob(input: inputs[0], output: output, relativePath: FilePath.split(output).name, isVideo: true)]
+        } else if singleFileInput, outputFormat != nil {
             singleFile = true
             jobs = [BatchJob(input: inputs[0], output: output, relativePath: FilePath.split(output).name,
                              outputFormat: outputFormat)]
@@ -54,7 +62,13 @@ public struct BatchPlan: Sendable {
                     let prefix = folders.count == 1 && inputs.count == 1 ? "" : Self.folderName(input) + "/"
                     for relative in Self.walk(input) {
                         let path = Self.join(input, relative)
-                        let codec = ImageCodecs.sniff(path: path)
+                        let probe = try? FileProbe(path: path)
+                        let codec = probe.flatMap(ImageCodecs.sniff(probe:))
+                        if codec == nil, let probe, VideoContainer.matches(probe) {
+                            planned.append(BatchJob(input: path, output: Self.join(output, prefix + relative),
+                                                    relativePath: prefix + relative, isVideo: true))
+                            continue
+                        }
                         guard let codec, codec.isReadable else {
                             passedOver.append(PassedOver(path: path, relativePath: prefix + relative,
                                                          recognisedAs: codec?.displayName))
@@ -67,7 +81,8 @@ public struct BatchPlan: Sendable {
                 } else {
                     let name = FilePath.split(input).name
                     planned.append(BatchJob(input: input, output: Self.join(output, name), relativePath: name,
-                                            outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(name))))
+                                            outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(name)),
+                                            isVideo: VideoContainer.matches(path: input)))
                 }
             }
             jobs = planned

@@ -17,6 +17,8 @@ public struct BatchRunner: Sendable {
     /// What happened to one job.
     public enum Outcome: Sendable {
         case done(ImageApplier.FileReport)
+        /// A video clip graded.
+        case doneVideo(VideoApplier.Report)
         /// The output existed and `skipExisting` was set.
         case skipped
         case failed(any Error)
@@ -38,13 +40,20 @@ public struct BatchRunner: Sendable {
     }
 
     public let applier: ImageApplier
+    /// Grades the batch's video clips; nil fails them (no clip expected).
+    public let video: VideoApplier?
+    /// Called after each frame of a clip with the job, the frames done and the expected total.
+    public let videoProgress: (@Sendable (BatchJob, Int, Int?) -> Void)?
     /// Images processed at once (at least 1).
     public let jobs: Int
     /// Leave outputs that already exist untouched, so an interrupted batch resumes.
     public let skipExisting: Bool
 
-    public init(applier: ImageApplier, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, skipExisting: Bool = false) {
+    public init(applier: ImageApplier, jobs: Int = ProcessInfo.processInfo.activeProcessorCount, skipExisting: Bool = false,
+                video: VideoApplier? = nil, videoProgress: (@Sendable (BatchJob, Int, Int?) -> Void)? = nil) {
         self.applier = applier
+        self.video = video
+        self.videoProgress = videoProgress
         self.jobs = max(1, jobs)
         self.skipExisting = skipExisting
     }
@@ -77,6 +86,8 @@ public struct BatchRunner: Sendable {
                         progress.summary.times += report.times
                         progress.summary.temporariesRemoved += report.staleTemporariesRemoved.count
                         if report.finishedElsewhere { progress.summary.finishedElsewhere += 1 }
+                    case .doneVideo:
+                        progress.summary.done += 1
                     case .skipped: progress.summary.skipped += 1
                     case .failed: progress.summary.failed += 1
                     }
@@ -92,6 +103,13 @@ public struct BatchRunner: Sendable {
         if skipExisting, fileManager.fileExists(atPath: job.output) { return .skipped }
         do {
             try Folders.create(FilePath.split(job.output).folder)
+            if job.isVideo {
+                guard let video else { throw VideoError.noVideoApplier(path: job.input) }
+                let progress = videoProgress
+                return .doneVideo(try video.apply(input: job.input, output: job.output) { done, total in
+                    progress?(job, done, total)
+                })
+            }
             return .done(try applier.apply(input: job.input, output: job.output, outputFormat: job.outputFormat,
                                            parallel: parallel, overlap: skipExisting ? .keep : .replace))
         } catch {

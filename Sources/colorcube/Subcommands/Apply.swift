@@ -8,11 +8,13 @@ import Foundation
 extension ColorCubeCommand {
     struct Apply: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Apply a look to images, photo folders or raw video frames.",
+            abstract: "Apply a look to images, video clips, folders of both, or raw video frames.",
             discussion: "LOOK is " + LookSpec.help + ". " + """
-                INPUT may be image files and folders, mixed; folders are walked recursively. One input \
-                file and an -o with an image extension writes that file; otherwise -o is a folder \
-                mirroring the inputs. With --raw, frames are read from -i (default stdin) and written \
+                INPUT may be image files, video clips and folders, mixed; folders are walked recursively. \
+                One input file and an -o with an image extension (or, for a clip, a video extension: \
+                .mp4, .mov, .mkv, ...) writes that file; otherwise -o is a folder mirroring the inputs. \
+                Clips are decoded and encoded with FFmpeg (ffmpeg and ffprobe on the PATH), in the \
+                stream's own colour matrix and range, keeping audio, subtitles, chapters and metadata. With --raw, frames are read from -i (default stdin) and written \
                 to -o (default stdout).
                 """
         )
@@ -20,7 +22,7 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("The look: " + LookSpec.help + "."))
         var look: String
 
-        @Argument(help: "Images and folders to process.")
+        @Argument(help: "Images, video clips and folders to process.")
         var inputs: [String] = []
 
         @Option(name: .shortAndLong, help: "Output image or folder; with --raw, the output stream (- for stdout).")
@@ -28,8 +30,14 @@ extension ColorCubeCommand {
 
         @OptionGroup var engineOptions: EngineOptions
 
-        @Option(help: "Images processed at once (default: the number of cores).")
+        @Option(help: "Images processed at once (default: the number of cores); also clips at once (default: 1).")
         var jobs: Int?
+
+        @Option(help: "FFmpeg encoder for video clips (libx264, libx265, prores_ks, ffv1, ...; default: the clip's own codec).")
+        var videoCodec: String?
+
+        @Option(help: "Constant quality for libx264/libx265 (default 16), libvpx-vp9 (16) and libsvtav1 (20); lower is better.")
+        var crf: Int?
 
         @Flag(help: "Leave outputs that already exist untouched (resume an interrupted batch).")
         var skipExisting = false
@@ -53,6 +61,7 @@ extension ColorCubeCommand {
         func validate() throws {
             if rawOptions.raw != nil {
                 let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"),
+                                   (videoCodec != nil, "--video-codec"), (crf != nil, "--crf"),
                                    (quality != nil, "--quality"), (benchmark, "--benchmark")]
                 if let (_, name) = fileOptions.first(where: { $0.0 }) {
                     throw ValidationError("\(name) applies to image files, not to --raw frame streams")
@@ -66,6 +75,7 @@ extension ColorCubeCommand {
             guard output != nil else { throw ValidationError("give the output image or folder with -o") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
             if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
+            if let crf, !(0...63).contains(crf) { throw ValidationError("--crf must be between 0 and 63") }
             if let shard, Shard(parsing: shard) == nil {
                 throw ValidationError("invalid --shard \(shard); use K/N with 0 <= K < N, e.g. 0/4")
             }
@@ -97,9 +107,14 @@ extension ColorCubeCommand {
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             let applier = ImageApplier(engine: engine, options: options)
-            let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
-                                     skipExisting: skipExisting)
+            let video = VideoApplier(engine: engine, options: .init(videoCodec: videoCodec, crf: crf,
+                                                                    concurrentClips: jobs ?? 1,
+                                                                    pixelLimit: limits.pixelLimit))
             let progress = ProgressLine(total: plan.jobs.count)
+            let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
+                                     skipExisting: skipExisting, video: video) { job, done, total in
+                progress.frames(of: job.relativePath, done: done, total: total)
+            }
             let summary = runner.run(plan) { job, outcome in
                 switch outcome {
                 case .failed(let error):
@@ -108,6 +123,9 @@ extension ColorCubeCommand {
                 case .done(let report) where report.imageCount > 1:
                     progress.clear()
                     Diagnostics.note("\(job.input): graded the first of its \(report.imageCount) images")
+                case .doneVideo(let report) where report.probe.color.isHDR:
+                    progress.clear()
+                    Diagnostics.note("\(job.input): HDR video (\(report.probe.color.transfer ?? "")): the look was applied to its code values as encoded")
                 default:
                     break
                 }

@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import ColorCubeCore
+import Dispatch
+
+/// Grades video clips through FFmpeg: one ffmpeg decodes the clip's video stream to RGB with the
+/// stream's own matrix and range, colorcube applies the look to each frame, and a second ffmpeg
+/// encodes the frames back with the same matrix, range and subsampling, tags them with the
+/// source's colour description and copies every other stream, the chapters and the metadata from
+/// the original file.
+///
+/// Pipeline (two pipes, a few frames in memory whatever the clip's length):
+///
+///     ffmpeg -i clip -map 0:V -vf scale=in_color_matrix=M:in_range=R,format=rgb24 -c:v rawvideo -f nut -
+///       | colorcube (NUTFrameRelay: each frame through the engine)
+///       | ffmpeg -f nut -i - -i clip -map 0:v -map 1 -map -1:V ... -c copy -c:v ENCODER -f MUXER temporary
+///
+/// - 8-bit sources go through as rgb24, deeper ones as rgb48le (16 bits), and the output keeps
+///   the source's depth.
+/// - Chroma is upsampled by repetition and downsampled by averaging, so a clip graded with an
+///   identity look gets its own chroma back, not a twice-filtered one.
+/// - Untagged streams are converted as players show them: BT.709 from 720 lines up, BT.601
+///   below, limited range; the output stays untagged where the source was (the same guess then
+///   gives the same colours), except that a full-range source is always tagged so.
+/// - Timestamps cross both pipes inside NUT (FFmpeg's raw-frame container): variable frame rate
+///   and the source's time base survive; `-copyts` keeps the other streams on the same timeline.
+/// - The output is written to a temporary name beside it and renamed when the encoder has
+///   finished (`AtomicFile`); any failure removes it and reports one reason.
+public struct VideoApplier: Sendable {
+    /// What the user asked of the encoder.
+    public struct Options: Sendable {
+        /// An FFmpeg encoder name, or nil for the source codec's default (`VideoEncoding`).
+        public var videoCodec: String?
+        /// Constant-quality factor, or nil for the default (16 for x264/x265).
+        public var crf: Int?
+        /// Clips graded at once: each runs two ffmpeg processes that use every core themselves.
+        public var concurrentClips: Int
+        /// The largest frame accepted, checked against the probed size before anything runs.
+        public var pixelLimit: PixelLimit
+
+        public init(videoCodec: String? = nil, crf: Int? = nil, concurrentClips: Int = 1, pixelLimit: PixelLimit = .default) {
+            self.videoCodec = videoCodec
+            self.crf = crf
+            self.concurrentClips = max(1, concurrentClips)
+            self.pixelLimit = pixelLimit
+        }
+    }
+
+    /// What grading one clip did.
+    public struct Report: Sendable {
+        public var probe: VideoProbe
+        public var encoding: VideoEncoding
+        public var frames: Int
+    }
+
+    public let engine: LUTEngine
+    public let options: Options
+    private let slots: DispatchSemaphore
+
+    public init(engine: LUTEngine, options: Options = Options()) {
+        self.engine = engine
+        self.options = options
+        slots = DispatchSemaphore(value: 0)
+        for _ in 0..<options.concurrentClips { slots.signal() }
+    }
+
+    /// Grades the clip at `input` into `output` (a new file; its extension picks the container, or
+    /// the input's container when the extension names none).
+    /// - Parameter progress: called after each frame with the frames done and the expected total.
+    /// - Throws: `VideoError` naming the clip or the output; nothing is left at `output` (or
+    ///   beside it) on failure.
+    @discardableResult
+    public func apply(input: String, output: String,
+                      progress: (@Sendable (_ done: Int, _ total: Int?) -> Void)? = nil) throws -> Report {
+        slots.wait()
+        defer { slots.signal() }
+        let programs = try FFmpegTools.programs(for: input)
+        let probe = try VideoProbe.probe(path: input, ffprobe: programs.ffprobe)
+        try options.pixelLimit.check(width: probe.width, height: probe.height, path: input)
+        guard probe.pixelFormat.isGradable else {
+            throw VideoError.unsupportedPixelFormat(path: input, pixelFormat: probe.pixelFormat.name)
+        }
+        guard !probe.pixelFormat.hasAlpha else {
+            throw VideoError.unsupportedPixelFormat(path: input, pixelFormat: probe.pixelFormat.name + " (with an alpha channel)")
+        }
+        let muxer = try Self.muxer(for: output, probe: probe)
+        if let requested = options.videoCodec, try FFmpegTools.encoder(requested, ffmpeg: programs.ffmpeg) == nil {
+            throw VideoError.unknownEncoder(name: requested)
+        }
+        guard let encoderName = options.videoCodec ?? VideoEncoding.defaultEncoder(for: probe.codec) else {
+            throw VideoError.noDefaultEncoder(path: input, codec: probe.codec)
+        }
+        guard let encoderInfo = try FFmpegTools.encoder(encoderName, ffmpeg: programs.ffmpeg) else {
+            throw VideoError.unknownEncoder(name: encoderName)
+        }
+        let encoding = try VideoEncoding.choose(for: probe, path: input, videoCodec: encoderName, crf: options.crf,
+                                                muxer: muxer, supportedFormats: encoderInfo.pixelFormats)
+        let plan = try VideoCommands(probe: probe, input: input, encoding: encoding, muxer: muxer)
+        let frames = try AtomicFile.write(to: output) { temporary in
+            try run(plan, programs: programs, input: input, output: output, temporary: temporary, progress: progress)
+        }
+        return Report(probe: probe, encoding: encoding, frames: frames)
+    }
+
+    /// The muxer for `output`: by its extension, else the input's container.
+    static func muxer(for output: String, probe: VideoProbe) throws(VideoError) -> String {
+        let pathExtension = FilePath.pathExtension(output)
+        if let muxer = VideoContainer.muxer(forExtension: pathExtension) { return muxer }
+        // A clip found by content under another name keeps its container.
+        let first = probe.container.split(separator: ",").first.map(String.init) ?? ""
+        switch first {
+        case "mov": return "mov"
+        case "matroska": return "matroska"
+        case "avi", "mxf", "mpegts", "flv", "nut": return first
+        default: throw .unknownContainer(path: output)
+        }
+    }
+
+    private func run(_ plan: VideoCommands, programs: (ffmpeg: String, ffprobe: String), input: String, output: String,
+                     temporary: String, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
+        // A closed pipe must show as EPIPE, not end colorcube.
+        signal(SIGPIPE, SIG_IGN)
+        let decoded = try Self.makePipe()
+        let encoded: (read: Int32, write: Int32)
+        do {
+            encoded = try Self.makePipe()
+        } catch {
+            close(decoded.read)
+            close(decoded.write)
+            throw error
+        }
+        let decoder: ChildProcess
+        do {
+            decoder = try ChildProcess(executable: programs.ffmpeg, arguments: plan.decoderArguments, output: decoded.write)
+        } catch {
+            for descriptor in [decoded.read, decoded.write, encoded.read, encoded.write] { close(descriptor) }
+            throw error
+        }
+        close(decoded.write)
+        let encoder: ChildProcess
+        do {
+            encoder = try ChildProcess(executable: programs.ffmpeg,
+                                       arguments: plan.encoderArguments(output: temporary), input: encoded.read)
+        } catch {
+            close(decoded.read)
+            close(encoded.read)
+            close(encoded.write)
+            decoder.kill()
+            _ = decoder.wait()
+            throw error
+        }
+        close(encoded.read)
+
+        let stream = RawStreamApplier(engine: engine, width: plan.probe.width, height: plan.probe.height,
+                                      format: plan.frameFormat, pixelLimit: options.pixelLimit, name: input)
+        let relay = NUTFrameRelay(input: decoded.read, output: encoded.write, frameBytes: plan.frameBytes)
+        let total = plan.probe.frameCount
+        var relayError: NUTFrameRelay.RelayError?
+        var frames = 0
+        do {
+            frames = try relay.run { frame, index in
+                stream.apply(toFrame: frame)
+                progress?(index + 1, total)
+            }
+        } catch {
+            relayError = error
+        }
+        close(decoded.read)
+        close(encoded.write)
+        if relayError != nil {
+            // Whichever side failed, the other has nothing more to do.
+            if case .writeFailed = relayError {} else { encoder.kill() }
+            decoder.kill()
+        }
+        let decoderStatus = decoder.wait()
+        let encoderStatus = encoder.wait()
+        if relayError != nil || decoderStatus != 0 || encoderStatus != 0 {
+            throw Self.failure(relayError: relayError, decoderStatus: decoderStatus, encoderStatus: encoderStatus,
+                               decoder: decoder, encoder: encoder, input: input, output: output, muxer: plan.muxer)
+        }
+        // A clip cut short decodes without an error up to where it ends: FFmpeg only warns
+        // ("File ended prematurely", "partial file"), or the container's own frame count tells.
+        if let warning = decoder.errorOutput().split(whereSeparator: \.isNewline).first(where: { line in
+            Self.truncationWarnings.contains { line.lowercased().contains($0) }
+        }) {
+            throw VideoError.decodeFailed(path: input, reason: Self.withoutBrackets(String(warning)) + " (truncated?)")
+        }
+        if plan.probe.frameCountIsExact, let total, frames < total {
+            throw VideoError.decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
+        }
+        if plan.probe.rotation != nil, plan.muxer == "mp4" || plan.muxer == "mov" {
+            TrackMatrix.copy(from: input, to: temporary)
+        }
+        return frames
+    }
+
+    /// The one reason to report when something failed: the decoder's when it failed on its own
+    /// (the clip is at fault), else the encoder's, else the relay's.
+    private static func failure(relayError: NUTFrameRelay.RelayError?, decoderStatus: Int32, encoderStatus: Int32,
+                                decoder: ChildProcess, encoder: ChildProcess, input: String, output: String,
+                                muxer: String) -> VideoError {
+        let encoderFailedFirst: Bool
+        if case .writeFailed = relayError { encoderFailedFirst = true } else { encoderFailedFirst = false }
+        if decoderStatus != 0, !encoderFailedFirst, decoderStatus < 128 || relayError == nil {
+            let reason = decoder.lastErrorLine().map { VideoProbe.withoutPath($0, path: input) } ?? "ffmpeg exited with status \(decoderStatus)"
+            return .decodeFailed(path: input, reason: reason)
+        }
+        if encoderStatus != 0, encoderFailedFirst || relayError == nil || encoderStatus < 128 {
+            let text = encoder.errorOutput()
+            if text.contains("Could not find tag for codec") || text.contains("not currently supported in container")
+                || text.contains("codec not currently supported") || text.contains("Only VP8 or VP9 or AV1")
+                || text.contains("Only audio, video, and subtitles are supported") {
+                let line = text.split(whereSeparator: \.isNewline).first {
+                    $0.contains("Could not find tag") || $0.contains("supported")
+                }.map(String.init) ?? "unsupported codec"
+                return .containerCannotHold(path: output, container: muxer, reason: Self.withoutBrackets(line))
+            }
+            let reason = encoder.lastErrorLine().map(Self.withoutBrackets) ?? "ffmpeg exited with status \(encoderStatus)"
+            return .encodeFailed(path: output, reason: reason)
+        }
+        switch relayError {
+        case .malformed(let reason)?: return .malformedFrames(path: input, reason: reason)
+        case .truncated?: return .decodeFailed(path: input, reason: "the decoder stopped in the middle of a frame")
+        case .readFailed(let code)?: return .decodeFailed(path: input, reason: String(cString: strerror(code)))
+        case .writeFailed(let code)?: return .encodeFailed(path: output, reason: String(cString: strerror(code)))
+        case nil: return .encodeFailed(path: output, reason: "ffmpeg failed")
+        }
+    }
+
+    /// What FFmpeg says, as a warning only, about a clip that ends early.
+    static let truncationWarnings = ["ended prematurely", "partial file", "truncat"]
+
+    /// "[mp4 @ 0x55d0] Could not find tag" -> "Could not find tag".
+    static func withoutBrackets(_ line: String) -> String {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return line }
+        return String(line[line.index(after: close)...]).trimmingCharacters()
+    }
+
+    /// A pipe 1 MB deep where the system allows, so that a frame crosses in few system calls.
+    private static func makePipe() throws(VideoError) -> (read: Int32, write: Int32) {
+        let descriptors = try ChildProcess.makePipe()
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ (Linux), not exported to Swift
+        _ = fcntl(descriptors[1], setPipeSize, Int32(1 << 20))
+        return (descriptors[0], descriptors[1])
+    }
+}

@@ -1,0 +1,70 @@
+/// The two ffmpeg command lines for one clip: the decoder that writes RGB frames as NUT to its
+/// standard output, and the encoder that reads them from its standard input beside the original
+/// file and writes the graded clip.
+struct VideoCommands: Sendable {
+    let probe: VideoProbe
+    let input: String
+    let encoding: VideoEncoding
+    let muxer: String
+    /// rgb24 for 8-bit sources, rgb48le for deeper ones.
+    let frameFormat: RawPixelFormat
+    let frameBytes: Int
+    /// The scaler's matrix and range names; nil for RGB sources.
+    let matrix: String?
+    let range: String
+
+    init(probe: VideoProbe, input: String, encoding: VideoEncoding, muxer: String) throws(VideoError) {
+        self.probe = probe
+        self.input = input
+        self.encoding = encoding
+        self.muxer = muxer
+        frameFormat = probe.pixelFormat.bitDepth > 8 ? .rgb48le : .rgb24
+        frameBytes = probe.width * probe.height * frameFormat.bytesPerPixel
+        range = probe.pixelFormat.impliesFullRange ? "pc" : probe.color.effectiveRange
+        if probe.pixelFormat.isRGB {
+            matrix = nil
+        } else {
+            let effective = probe.color.effectiveMatrix(height: probe.height)
+            guard let scaler = VideoColor.scalerMatrix(effective) else {
+                throw .unsupportedMatrix(path: input, matrix: effective)
+            }
+            matrix = scaler
+        }
+    }
+
+    /// Scaler flags: exact rounding, chroma handled at full resolution; chroma repeated on the way
+    /// in (neighbor) and averaged on the way out (area), which undo each other exactly.
+    private static let inFlags = "neighbor+accurate_rnd+full_chroma_int+full_chroma_inp"
+    private static let outFlags = "area+accurate_rnd+full_chroma_int"
+
+    var decoderArguments: [String] {
+        let filter = matrix.map { "scale=in_color_matrix=\($0):in_range=\(range):flags=\(Self.inFlags),format=\(frameFormat.rawValue)" }
+            ?? "scale=flags=\(Self.inFlags),format=\(frameFormat.rawValue)"
+        // Warnings too: a clip cut short is only warned about ("File ended prematurely").
+        return ["-nostdin", "-hide_banner", "-v", "warning", "-xerror", "-noautorotate", "-i", input,
+                "-map", "0:\(probe.streamIndex)", "-an", "-sn", "-dn",
+                "-fps_mode", "passthrough", "-enc_time_base", "-1", "-copyts",
+                "-vf", filter, "-c:v", "rawvideo", "-f", "nut", "-write_index", "0", "pipe:1"]
+    }
+
+    func encoderArguments(output: String) -> [String] {
+        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y",
+                         "-f", "nut", "-i", "pipe:0", "-i", input,
+                         "-map", "0:v:0", "-map", "1", "-map", "-1:\(probe.streamIndex)",
+                         "-map_metadata", "1", "-map_metadata:s:0", "1:s:\(probe.streamIndex)", "-map_chapters", "1",
+                         "-copyts", "-fps_mode", "passthrough", "-enc_time_base:v", "-1",
+                         "-c", "copy"]
+        let target = VideoPixelFormat(encoding.pixelFormat)
+        if let matrix, !target.isRGB {
+            arguments += ["-vf", "scale=out_color_matrix=\(matrix):out_range=\(range):flags=\(Self.outFlags),format=\(encoding.pixelFormat)"]
+        } else {
+            arguments += ["-vf", "scale=flags=\(Self.outFlags),format=\(encoding.pixelFormat)"]
+        }
+        arguments += ["-c:v", encoding.encoder] + encoding.options
+        var color = probe.color
+        if color.range == nil, range == "pc" { color.range = "pc" }
+        arguments += color.taggingArguments
+        arguments += ["-f", muxer, output]
+        return arguments
+    }
+}

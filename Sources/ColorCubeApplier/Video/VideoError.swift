@@ -1,0 +1,86 @@
+import ColorCubeCore
+
+/// Why a clip could not be graded. Every case names the clip (or the output) it concerns; the
+/// FFmpeg cases carry FFmpeg's own last words as evidence.
+public enum VideoError: ColorCubeError, Equatable {
+    /// `ffmpeg` or `ffprobe` is not on the PATH.
+    case ffmpegMissing(path: String, program: String)
+    /// ffprobe could not read the file as a media file (truncated, corrupt).
+    case unreadable(path: String, reason: String)
+    /// The file holds no video stream (audio only, or a still image container).
+    case noVideoStream(path: String)
+    /// The video stream's pixel format is one colorcube cannot grade (alpha, palette, Bayer, ...).
+    case unsupportedPixelFormat(path: String, pixelFormat: String)
+    /// The stream's matrix is one FFmpeg's scaler cannot convert (YCgCo, ICtCp).
+    case unsupportedMatrix(path: String, matrix: String)
+    /// `--video-codec NAME` names no FFmpeg encoder.
+    case unknownEncoder(name: String)
+    /// The clip's codec has no default encoder; `--video-codec` must name one.
+    case noDefaultEncoder(path: String, codec: String)
+    /// `--crf` was given for an encoder that has no constant-quality factor.
+    case crfNotSupported(encoder: String)
+    /// The output container cannot hold one of the streams (ffv1 in MP4, PCM audio in MP4).
+    case containerCannotHold(path: String, container: String, reason: String)
+    /// The output's extension names no container FFmpeg writes.
+    case unknownContainer(path: String)
+    /// The decoding ffmpeg failed (a truncated or corrupt clip).
+    case decodeFailed(path: String, reason: String)
+    /// The encoding ffmpeg failed.
+    case encodeFailed(path: String, reason: String)
+    /// The decoded frames are not laid out as expected (a frame of the wrong size, a stream
+    /// colorcube did not ask for).
+    case malformedFrames(path: String, reason: String)
+    /// A clip in a batch run without a `VideoApplier`.
+    case noVideoApplier(path: String)
+    /// A child process could not be started.
+    case cannotStart(program: String, reason: String)
+
+    public var path: String? {
+        switch self {
+        case .ffmpegMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
+             .unsupportedPixelFormat(let path, _), .unsupportedMatrix(let path, _),
+             .noDefaultEncoder(let path, _), .containerCannotHold(let path, _, _), .unknownContainer(let path),
+             .decodeFailed(let path, _), .encodeFailed(let path, _), .malformedFrames(let path, _),
+             .noVideoApplier(let path):
+            path
+        case .unknownEncoder, .crfNotSupported, .cannotStart:
+            nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .ffmpegMissing(let path, let program):
+            "\(path) is a video clip, and grading clips needs FFmpeg (\(program) is not on the PATH): "
+                + "install it (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more"
+        case .unreadable(let path, let reason):
+            "\(path): cannot read the clip: \(reason)"
+        case .noVideoStream(let path):
+            "\(path): the file has no video stream to grade"
+        case .unsupportedPixelFormat(let path, let format):
+            "\(path): cannot grade video in pixel format \(format)"
+        case .unsupportedMatrix(let path, let matrix):
+            "\(path): cannot convert the colour matrix \(matrix) to RGB"
+        case .unknownEncoder(let name):
+            "FFmpeg has no encoder named \(name) (see ffmpeg -encoders)"
+        case .noDefaultEncoder(let path, let codec):
+            "\(path): no default encoder for \(codec) video; name one with --video-codec (libx264, prores_ks, ffv1, ...)"
+        case .crfNotSupported(let encoder):
+            "the encoder \(encoder) has no constant-quality factor (--crf applies to libx264, libx265, libvpx-vp9 and libsvtav1)"
+        case .containerCannotHold(let path, let container, let reason):
+            "cannot write \(path): the \(container) container cannot hold the streams (\(reason)); choose another extension (.mkv holds almost anything, .mov holds ProRes)"
+        case .unknownContainer(let path):
+            "cannot write \(path): its extension names no video container (use .mp4, .mov, .mkv, .webm, .avi, .mxf, .ts)"
+        case .decodeFailed(let path, let reason):
+            "\(path): decoding failed: \(reason)"
+        case .encodeFailed(let path, let reason):
+            "cannot write \(path): encoding failed: \(reason)"
+        case .malformedFrames(let path, let reason):
+            "\(path): unexpected decoded frames: \(reason)"
+        case .noVideoApplier(let path):
+            "\(path) is a video clip, and this batch grades images only"
+        case .cannotStart(let program, let reason):
+            "cannot start \(program): \(reason)"
+        }
+    }
+}

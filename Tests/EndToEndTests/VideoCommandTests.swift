@@ -1,0 +1,238 @@
+import Foundation
+import Testing
+
+/// Clips made with FFmpeg's test source, graded by `colorcube apply`, decoded again and compared
+/// with the source decoded the same way (the source's own matrix and range). Skipped without
+/// ffmpeg and ffprobe.
+@Suite(.enabled(if: ExternalTool.path("ffmpeg") != nil && ExternalTool.path("ffprobe") != nil,
+                "ffmpeg and ffprobe are not installed"))
+struct VideoCommandTests {
+    static let identityLook = Resources.packageRoot.appendingPathComponent("LUTs/identity-4.png").path
+    static let realLook = Resources.packageRoot.appendingPathComponent("LUTs/bleach-bypass.cube").path
+
+    /// Makes a test clip: `testsrc2` of `size`, `frames` frames at 25 fps, encoded by `codec`
+    /// in `pixelFormat`, tagged with `matrix` (primaries and transfer to match) and limited range;
+    /// with a sine tone when `audio`.
+    static func makeClip(_ path: String, size: String, frames: Int = 8, pixelFormat: String = "yuv420p",
+                         matrix: String, codec: String = "libx264", audio: Bool = false, filter: String = "") throws {
+        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25" + filter]
+        if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"] }
+        let primaries = matrix == "bt709" ? "bt709" : "smpte170m"
+        arguments += ["-frames:v", String(frames), "-pix_fmt", pixelFormat, "-c:v", codec, "-crf", "12",
+                      "-colorspace", matrix, "-color_primaries", primaries, "-color_trc", primaries == "bt709" ? "bt709" : "smpte170m",
+                      "-color_range", "tv"]
+        if audio { arguments += ["-c:a", "aac", "-t", String(Double(frames) / 25)] }
+        arguments.append(path)
+        let result = try ExternalTool.run("ffmpeg", arguments)
+        try #require(result.status == 0, "ffmpeg could not make \(path): \(result.stderr)")
+    }
+
+    /// All frames of `path`'s video, decoded to `pixelFormat` (rgb24 or rgb48le) with `matrix` and
+    /// limited range by FFmpeg's default scaler: what a player shows.
+    static func decode(_ path: String, matrix: String, pixelFormat: String = "rgb24") throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffmpeg")))
+        process.arguments = ["-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
+                             "-vf", "scale=in_color_matrix=\(matrix):in_range=tv,format=\(pixelFormat)",
+                             "-f", "rawvideo", "-"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffmpeg could not decode \(path)")
+        return data
+    }
+
+    /// ffprobe's `stream=KEYS` for every stream, one dictionary a stream.
+    static func streams(_ path: String) throws -> [[String: String]] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffprobe")))
+        process.arguments = ["-v", "error", "-show_entries",
+                             "stream=codec_type,codec_name,pix_fmt,color_space,color_range,color_primaries,color_transfer,nb_frames",
+                             "-of", "compact=p=0:nk=0", path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").map { line in
+            var fields: [String: String] = [:]
+            for pair in line.split(separator: "|") {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { fields[parts[0]] = parts[1] }
+            }
+            return fields
+        }
+    }
+
+    /// PSNR in dB of two equally long sample arrays whose largest value is `peak`.
+    static func psnr(_ a: [Double], _ b: [Double], peak: Double) throws -> Double {
+        try #require(a.count == b.count && !a.isEmpty, "\(a.count) samples against \(b.count)")
+        var sum = 0.0
+        for index in a.indices {
+            let d = a[index] - b[index]
+            sum += d * d
+        }
+        let mse = sum / Double(a.count)
+        return mse == 0 ? .infinity : 10 * log10(peak * peak / mse)
+    }
+
+    static func samples8(_ data: Data) -> [Double] { data.map(Double.init) }
+
+    static func samples16(_ data: Data) -> [Double] {
+        stride(from: 0, to: data.count - 1, by: 2).map { Double(UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+    }
+
+    /// The means of each 8x8 block of each channel of rgb24 frames `width` wide.
+    static func blockMeans(_ data: Data, width: Int, height: Int) -> [Double] {
+        let frameBytes = width * height * 3
+        var means: [Double] = []
+        for frame in stride(from: 0, to: data.count - frameBytes + 1, by: frameBytes) {
+            for by in stride(from: 0, to: height - 7, by: 8) {
+                for bx in stride(from: 0, to: width - 7, by: 8) {
+                    for channel in 0..<3 {
+                        var sum = 0
+                        for y in by..<(by + 8) {
+                            for x in bx..<(bx + 8) { sum += Int(data[frame + (y * width + x) * 3 + channel]) }
+                        }
+                        means.append(Double(sum) / 64)
+                    }
+                }
+            }
+        }
+        return means
+    }
+
+    @Test func identityLookKeepsABT709ClipWithItsAudioAndTags() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("hd.mp4"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "1280x720", frames: 6, matrix: "bt709", audio: true)
+        let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let before = try Self.decode(source, matrix: "bt709"), after = try Self.decode(graded, matrix: "bt709")
+        let db = try Self.psnr(Self.samples8(before), Self.samples8(after), peak: 255)
+        #expect(db >= 45, "PSNR \(db) dB")
+        let sourceStreams = try Self.streams(source), gradedStreams = try Self.streams(graded)
+        try #require(sourceStreams.count == 2 && gradedStreams.count == 2, "\(gradedStreams)")
+        #expect(gradedStreams[1]["codec_type"] == "audio" && gradedStreams[1]["codec_name"] == sourceStreams[1]["codec_name"])
+        for key in ["color_space", "color_range", "color_primaries", "color_transfer", "pix_fmt"] {
+            #expect(gradedStreams[0][key] == sourceStreams[0][key], "\(key)")
+        }
+        #expect(gradedStreams[0]["codec_name"] == "ffv1")
+        #expect(scratch.listing() == ["graded.mkv", "hd.mp4"])
+    }
+
+    @Test func identityLookKeepsABT601Clip() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("sd.mp4"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "320x240", matrix: "smpte170m")
+        let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let db = try Self.psnr(Self.samples8(try Self.decode(source, matrix: "bt601")),
+                               Self.samples8(try Self.decode(graded, matrix: "bt601")), peak: 255)
+        #expect(db >= 45, "PSNR \(db) dB")
+        #expect(try Self.streams(graded)[0]["color_space"] == "smpte170m")
+    }
+
+    /// 10-bit 4:2:0 at 16 bits. The test source's saturated edges, once chroma is shared by
+    /// pixels of different brightness, make colours outside RGB's cube, which any RGB look
+    /// clips (45 dB on plain testsrc2); within the cube the round trip is exact to 55 dB and far
+    /// beyond, which a test source at 40 % saturation and 70 % contrast shows.
+    @Test func tenBitClipIsGradedAtSixteenBitsAndStaysTenBit() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("ten.mkv"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "320x240", pixelFormat: "yuv420p10le", matrix: "bt709",
+                          filter: ",hue=s=0.4,eq=contrast=0.7")
+        let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.streams(graded)[0]["pix_fmt"] == "yuv420p10le")
+        let db = try Self.psnr(Self.samples16(try Self.decode(source, matrix: "bt709", pixelFormat: "rgb48le")),
+                               Self.samples16(try Self.decode(graded, matrix: "bt709", pixelFormat: "rgb48le")), peak: 65535)
+        #expect(db >= 55, "PSNR \(db) dB at 16 bits")
+    }
+
+    /// 10-bit 4:4:4, full saturation: no chroma is shared, nothing leaves the cube.
+    @Test func tenBitFourFourFourClipKeepsItsFrames() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("ten444.mkv"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "320x240", frames: 4, pixelFormat: "yuv444p10le", matrix: "bt709")
+        let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.streams(graded)[0]["pix_fmt"] == "yuv444p10le")
+        let db = try Self.psnr(Self.samples16(try Self.decode(source, matrix: "bt709", pixelFormat: "rgb48le")),
+                               Self.samples16(try Self.decode(graded, matrix: "bt709", pixelFormat: "rgb48le")), peak: 65535)
+        #expect(db >= 55, "PSNR \(db) dB at 16 bits")
+    }
+
+    /// The graded clip against the look applied (by `apply --raw`) to the source's correctly
+    /// decoded frames, compared as 8x8 block means: for both matrices, so a clip decoded with the
+    /// wrong one would fail.
+    @Test(arguments: [("bt709", "1280x720", "bt709"), ("smpte170m", "320x240", "bt601")])
+    func realLookMatchesTheLookAppliedToCorrectlyDecodedFrames(matrix: String, size: String, scaler: String) throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mp4"), graded = scratch.file("graded.mp4")
+        try Self.makeClip(source, size: size, frames: 4, matrix: matrix)
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded, "--crf", "10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.streams(graded)[0]["codec_name"] == "h264")
+        let frames = try Self.decode(source, matrix: scaler)
+        try frames.write(to: URL(fileURLWithPath: scratch.file("frames.rgb")))
+        let reference = try CommandRunner.run(["apply", Self.realLook, "--raw", size, "--pixel-format", "rgb24",
+                                               "-i", scratch.file("frames.rgb")])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let dimensions = size.split(separator: "x").compactMap { Int($0) }
+        let ours = Self.blockMeans(try Self.decode(graded, matrix: scaler), width: dimensions[0], height: dimensions[1])
+        let expected = Self.blockMeans(reference.stdout, width: dimensions[0], height: dimensions[1])
+        let db = try Self.psnr(ours, expected, peak: 255)
+        #expect(db >= 40, "block-mean PSNR \(db) dB")
+    }
+
+    @Test func badClipsFailOneLineEachAndTheRestOfTheFolderIsGraded() throws {
+        let scratch = try Scratch()
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Self.makeClip(scratch.file("in/good.mkv"), size: "320x240", frames: 4, matrix: "bt709")
+        let good = try Data(contentsOf: URL(fileURLWithPath: scratch.file("in/good.mkv")))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: scratch.file("in/truncated.mkv")))
+        let tone = try ExternalTool.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=0.2",
+                                                   "-c:a", "aac", "-f", "matroska", scratch.file("in/tone.mkv")])
+        try #require(tone.status == 0)
+        let result = try CommandRunner.run(["apply", Self.realLook, scratch.file("in"), "-o", scratch.file("out")])
+        #expect(result.status == 1)
+        let errors = result.stderr.split(separator: "\n").filter { $0.contains("error:") }
+        #expect(errors.count == 2, "\(result.stderr)")
+        #expect(errors.contains { $0.contains("truncated.mkv") })
+        #expect(errors.contains { $0.contains("tone.mkv") && $0.contains("no video stream") })
+        #expect(result.stderr.contains("1 done, 0 skipped, 2 failed"), "\(result.stderr)")
+        #expect(scratch.listing("out") == ["good.mkv"])
+    }
+
+    @Test func unknownEncoderAndAContainerThatCannotHoldTheStreamWriteNothing() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mp4")
+        try Self.makeClip(source, size: "320x240", frames: 2, matrix: "bt709")
+        let unknown = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("a.mp4"), "--video-codec", "nosuch"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no encoder named nosuch"), "\(unknown.stderr)")
+        let container = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("b.mp4"), "--video-codec", "ffv1"])
+        #expect(container.status == 1)
+        #expect(container.stderr.contains("cannot hold"), "\(container.stderr)")
+        #expect(scratch.listing() == ["clip.mp4"])
+    }
+
+    @Test func withoutFFmpegPhotosStillWorkAndAClipSaysWhatToInstall() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mp4")
+        try Self.makeClip(source, size: "320x240", frames: 2, matrix: "bt709")
+        let photo = Resources.fixture("grey-16.png")
+        let noFFmpeg = ["PATH": "/nonexistent"]
+        let image = try CommandRunner.run(["apply", Self.realLook, photo, "-o", scratch.file("photo.png")], environment: noFFmpeg)
+        #expect(image.status == 0, "\(image.stderr)")
+        let clip = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("graded.mp4")], environment: noFFmpeg)
+        #expect(clip.status == 1)
+        #expect(clip.stderr.split(separator: "\n").count == 1)
+        #expect(clip.stderr.contains("apt-get install ffmpeg"), "\(clip.stderr)")
+        #expect(!scratch.exists("graded.mp4"))
+    }
+}
