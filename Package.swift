@@ -78,7 +78,7 @@ let package = Package(
                 "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter"]),
     ],
     // Swift 6 mode everywhere: the compiler checks what crosses threads. Parallel loops run through
     // ColorCubeCore's ParallelLoop (Dispatch), locks are `Locked` (a POSIX mutex ThreadSanitizer sees), and the few places
