@@ -45,99 +45,103 @@ final class ColorMemo8: @unchecked Sendable {
         munmap(mapping, Self.mappedCount)
     }
 
+    /// Pixels per block: the colours a block misses are computed together, in one call to the
+    /// kernel, so that a miss costs about what interpolating that pixel costs.
+    static let block = 512
+
     /// Applies the look to `count` interleaved 8-bit pixels, asking `kernel` for colours not yet
     /// known; the fourth sample, if any, is copied.
+    ///
+    /// Block by block: the known words are read and the unknown colours listed; the kernel runs
+    /// once over the list (its fast loops), and the results are remembered; then the block's
+    /// pixels are written. The whole block is read before any of it is written, so `source` and
+    /// `destination` may be the same buffer.
     func apply(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                _ layout: PixelLayout, kernel: LatticeKernel) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * Self.block) { scratch in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { places in
+                guard let results = scratch.baseAddress, let missPlaces = places.baseAddress else { return }
+                let misses = results + Self.block
+                var start = 0
+                while start < count {
+                    let n = min(Self.block, count - start)
+                    let from = source + start * layout.stride, to = destination + start * layout.stride
+                    lookUp(from, n, layout, results, misses, missPlaces, kernel: kernel)
+                    write(from, to, n, layout, results)
+                    start += n
+                }
+            }
+        }
+    }
+
+    /// Fills `results` with the words of `count` pixels, computing and remembering the unknown
+    /// ones (listed in `misses` as 0x00BBGGRR colours, their pixel numbers in `places`).
+    @inline(__always)
+    private func lookUp(_ source: UnsafePointer<UInt8>, _ count: Int, _ layout: PixelLayout,
+                        _ results: UnsafeMutablePointer<UInt32>, _ misses: UnsafeMutablePointer<UInt32>,
+                        _ places: UnsafeMutablePointer<Int32>, kernel: LatticeKernel) {
+        let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
+        var missCount = 0
+        var pixel = 0
+        for i in 0..<count {
+            let index = Int(source[pixel &+ bi]) << 16 | Int(source[pixel &+ gi]) << 8 | Int(source[pixel &+ ri])
+            let word = words[index].load(ordering: .relaxed)
+            results[i] = word
+            if word == 0 {
+                misses[missCount] = UInt32(truncatingIfNeeded: index).littleEndian
+                places[missCount] = Int32(truncatingIfNeeded: i)
+                missCount &+= 1
+            }
+            pixel &+= stride
+        }
+        guard missCount > 0 else { return }
+        // The list as RGBA pixels (0x00BBGGRR little-endian), through the kernel in place.
+        UnsafeMutableRawPointer(misses).withMemoryRebound(to: UInt8.self, capacity: 4 * missCount) { bytes in
+            kernel.apply8(bytes, bytes, missCount, .rgba)
+        }
+        for k in 0..<missCount {
+            let colour = Int(source[Int(places[k]) &* stride &+ bi]) << 16 | Int(source[Int(places[k]) &* stride &+ gi]) << 8
+                | Int(source[Int(places[k]) &* stride &+ ri])
+            let word = Self.known | UInt32(littleEndian: misses[k]) & 0x00FF_FFFF
+            words[colour].store(word, ordering: .relaxed)
+            results[Int(places[k])] = word
+        }
+    }
+
+    /// Writes `count` pixels' results (0x80BBGGRR words) in `layout`, copying a fourth sample.
+    @inline(__always)
+    private func write(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                       _ layout: PixelLayout, _ results: UnsafePointer<UInt32>) {
         #if _endian(little)
-        // RGB and RGBA, the layouts decoders produce, read a pixel as one word whose low three
-        // bytes are already the table index.
         if layout == .rgba {
-            applyRGBA(source, destination, count, kernel: kernel)
+            // One 32-bit load and store per pixel, alpha kept from the load.
+            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
+            for i in 0..<count {
+                let pixel = from.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)
+                to.storeBytes(of: (pixel & 0xFF00_0000) | (results[i] & 0x00FF_FFFF), toByteOffset: 4 &* i, as: UInt32.self)
+            }
             return
         }
-        if layout == .rgb, count > 1 {
-            applyRGB(source, destination, count - 1, kernel: kernel)
-            applyAny(source + 3 * (count - 1), destination + 3 * (count - 1), 1, layout, kernel: kernel)
+        if layout == .rgb {
+            let to = UnsafeMutableRawPointer(destination)
+            for i in 0..<count {
+                to.storeBytes(of: UInt16(truncatingIfNeeded: results[i]), toByteOffset: 3 &* i, as: UInt16.self)
+                to.storeBytes(of: UInt8(truncatingIfNeeded: results[i] >> 16), toByteOffset: 3 &* i &+ 2, as: UInt8.self)
+            }
             return
         }
         #endif
-        applyAny(source, destination, count, layout, kernel: kernel)
-    }
-
-    /// Any layout, a sample at a time.
-    private func applyAny(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                          _ layout: PixelLayout, kernel: LatticeKernel) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi
         var pixel = 0
-        for _ in 0..<count {
-            let r = source[pixel &+ ri], g = source[pixel &+ gi], b = source[pixel &+ bi]
-            let word = result(Int(b) << 16 | Int(g) << 8 | Int(r), kernel: kernel)
+        for i in 0..<count {
+            let word = results[i]
             if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
             destination[pixel &+ ri] = UInt8(truncatingIfNeeded: word)
             destination[pixel &+ gi] = UInt8(truncatingIfNeeded: word >> 8)
             destination[pixel &+ bi] = UInt8(truncatingIfNeeded: word >> 16)
             pixel &+= stride
         }
-    }
-
-    /// RGBA: one 32-bit load and one 32-bit store per pixel, alpha kept from the load.
-    private func applyRGBA(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                           kernel: LatticeKernel) {
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
-        for i in 0..<count {
-            let pixel = from.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)
-            let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
-            to.storeBytes(of: (pixel & 0xFF00_0000) | (word & 0x00FF_FFFF), toByteOffset: 4 &* i, as: UInt32.self)
-        }
-    }
-
-    /// RGB: one 32-bit load and, but for the last pixel, one 32-bit store per pixel. The load's
-    /// fourth byte is the next pixel's red (masked off). The store's fourth byte lands on the next
-    /// pixel's red too, so each pixel is loaded one step ahead of the store that clobbers its first
-    /// byte, and the next store rewrites that byte; the last pixel is stored as 16 + 8 bits, so
-    /// nothing after it is touched. The caller keeps the buffer's own last pixel out, so the loads
-    /// stay inside the buffer.
-    private func applyRGB(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                          kernel: LatticeKernel) {
-        guard count > 0 else { return }
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
-        var pixel = from.loadUnaligned(as: UInt32.self)
-        var offset = 0
-        let last = 3 * (count - 1)
-        while offset != last {
-            let next = from.loadUnaligned(fromByteOffset: offset &+ 3, as: UInt32.self)
-            to.storeBytes(of: result(Int(pixel & 0x00FF_FFFF), kernel: kernel), toByteOffset: offset, as: UInt32.self)
-            pixel = next
-            offset &+= 3
-        }
-        let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
-        to.storeBytes(of: UInt16(truncatingIfNeeded: word), toByteOffset: offset, as: UInt16.self)
-        to.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: offset &+ 2, as: UInt8.self)
-    }
-
-    /// The known word for the colour at `index` (blue << 16 | green << 8 | red), computing it first
-    /// when it is not known yet.
-    @inline(__always)
-    private func result(_ index: Int, kernel: LatticeKernel) -> UInt32 {
-        var word = words[index].load(ordering: .relaxed)
-        if word == 0 {
-            word = Self.compute(UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
-                                UInt8(truncatingIfNeeded: index >> 16), kernel: kernel)
-            words[index].store(word, ordering: .relaxed)
-        }
-        return word
-    }
-
-    /// The kernel's result for one colour, as a known word.
-    @inline(never)
-    private static func compute(_ r: UInt8, _ g: UInt8, _ b: UInt8, kernel: LatticeKernel) -> UInt32 {
-        var pixel = SIMD4<UInt8>(r, g, b, 0)
-        withUnsafeMutablePointer(to: &pixel) { vector in
-            vector.withMemoryRebound(to: UInt8.self, capacity: 4) { kernel.apply8($0, $0, 1, .rgba) }
-        }
-        return known | UInt32(pixel.z) << 16 | UInt32(pixel.y) << 8 | UInt32(pixel.x)
     }
 }

@@ -1,0 +1,89 @@
+import ColorCubeApplier
+import ColorCubeCore
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// Engine speed in memory, without pipes or files: printed figures, no assertions on time (the
+/// machine is shared). Skipped unless COLORCUBE_BENCH is set; run in release:
+///
+///     COLORCUBE_BENCH=1 swift test -c release --filter EngineSpeedTests
+///
+/// COLORCUBE_BENCH_FRAME names a raw rgb24 file to use as the frame (its first 24 Mpx); without
+/// it the frame is a smooth synthetic gradient. Each figure is the median of 5 runs; "1 thread" is
+/// thread CPU time on the calling thread (steady under load), "all cores" is wall time.
+@Suite(.enabled(if: getenv("COLORCUBE_BENCH") != nil, "set COLORCUBE_BENCH=1 to measure"))
+struct EngineSpeedTests {
+    static let width = 6000, height = 4000
+
+    /// The frame: a file's first frame, or a gradient with texture.
+    static func frame() -> [UInt8] {
+        let count = width * height * 3
+        if let path = getenv("COLORCUBE_BENCH_FRAME"), let file = fopen(path, "rb") {
+            defer { fclose(file) }
+            var bytes = [UInt8](repeating: 0, count: count)
+            let read = bytes.withUnsafeMutableBytes { fread($0.baseAddress, 1, count, file) }
+            if read == count { return bytes }
+        }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var generator = TestRandom(seed: 1)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = 3 * (y * width + x)
+                let noise = Int(generator.next() % 5)
+                bytes[i] = UInt8(truncatingIfNeeded: x * 255 / width + noise)
+                bytes[i + 1] = UInt8(truncatingIfNeeded: y * 255 / height + noise)
+                bytes[i + 2] = UInt8(truncatingIfNeeded: (x + y) * 255 / (width + height) + noise)
+            }
+        }
+        return bytes
+    }
+
+    static func seconds(_ clock: clockid_t) -> Double {
+        var time = timespec()
+        clock_gettime(clock, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
+    /// Median Mpx/s of `runs` applications of `make()`'s engine to `input` (one engine for all
+    /// runs, or a new one each run when `fresh`: a colour memo that starts empty every time).
+    static func rate(_ make: () -> LUTEngine, _ input: [UInt8], parallel: Bool, fresh: Bool, runs: Int = 5) -> Double {
+        var output = [UInt8](repeating: 0, count: input.count)
+        let clock = parallel ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID
+        var rates: [Double] = []
+        var engine = make()
+        for run in 0..<runs {
+            if fresh && run > 0 { engine = make() }
+            let start = seconds(clock)
+            engine.apply(input, to: &output, pixelCount: input.count / 3, layout: .rgb, parallel: parallel)
+            rates.append(Double(input.count / 3) / 1e6 / (seconds(clock) - start))
+        }
+        return rates.sorted()[runs / 2]
+    }
+
+    static func line(_ name: String, _ input: [UInt8], fresh: Bool = false, _ make: () -> LUTEngine) -> String {
+        let single = rate(make, input, parallel: false, fresh: fresh)
+        let all = rate(make, input, parallel: true, fresh: fresh)
+        return "\(name): \(Int(single.rounded())) Mpx/s on 1 thread, \(Int(all.rounded())) Mpx/s on all cores"
+    }
+
+    @Test func eightBitStream() throws {
+        let cube = try ColorCube(size: 64, sampling: lutTestLook)
+        let input = Self.frame()
+        for interpolation in [Interpolation.trilinear, .tetrahedral] {
+            for vectorized in [false, true] {
+                let name = "8-bit \(interpolation), \(vectorized ? "vector" : "portable")"
+                print(Self.line("\(name), no memo", input) {
+                    LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false, vectorized: vectorized)
+                })
+                print(Self.line("\(name), memo filling", input, fresh: true) {
+                    LUTEngine(cube: cube, interpolation: interpolation, vectorized: vectorized)
+                })
+                print(Self.line("\(name), memo filled", input) {
+                    LUTEngine(cube: cube, interpolation: interpolation, vectorized: vectorized)
+                })
+            }
+        }
+    }
+}
