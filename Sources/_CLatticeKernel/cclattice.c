@@ -3,7 +3,7 @@
 // the compiler makes one flat copy per combination.
 #include "cclattice.h"
 
-// Never fuse a multiply and an add: the results must be the Swift kernel's, bit for bit.
+// Only the fused multiply-adds written out below: no other contraction.
 #pragma STDC FP_CONTRACT OFF
 
 #if defined(__x86_64__)
@@ -17,135 +17,91 @@ int cclattice_available(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
-/// Node `a`'s four floats in the low half, node `b`'s in the high half.
-AVX2 static INLINE __m256 pair(const float *a, const float *b) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_load_ps(a)), _mm_load_ps(b), 1);
+/// a + (b - a) * t as one subtraction and one fused multiply-add.
+AVX2 static INLINE __m256 lerp8(__m256 a, __m256 b, __m256 t) {
+    return _mm256_fmadd_ps(_mm256_sub_ps(b, a), t, a);
 }
 
-AVX2 static INLINE __m256 splat_pair(float a, float b) {
-    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_set1_ps(a)), _mm_set1_ps(b), 1);
+AVX2 static INLINE __m128 lerp4(__m128 a, __m128 b, __m128 t) {
+    return _mm_fmadd_ps(_mm_sub_ps(b, a), t, a);
 }
 
-/// a + (b - a) * t, in that order (Swift's Lanes.lerp and CubeSampler's).
-AVX2 static INLINE __m256 lerp(__m256 a, __m256 b, __m256 t) {
-    return _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), t));
-}
-
-/// Trilinear for two pixels: seven lerps, red, then green, then blue.
-AVX2 static INLINE __m256 trilinear(const cclattice_kernel *k, const cclattice_step *a, const cclattice_step *b) {
-    const float *p = k->lattice + 4 * ((int64_t)a[0].offset + a[1].offset + a[2].offset);
-    const float *q = k->lattice + 4 * ((int64_t)b[0].offset + b[1].offset + b[2].offset);
-    const int64_t g = 4 * k->green_stride, bl = 4 * k->blue_stride;
-    __m256 x = splat_pair(a[0].fraction, b[0].fraction);
-    __m256 y = splat_pair(a[1].fraction, b[1].fraction);
-    __m256 z = splat_pair(a[2].fraction, b[2].fraction);
-    __m256 c00 = lerp(pair(p, q), pair(p + 4, q + 4), x);
-    __m256 c10 = lerp(pair(p + g, q + g), pair(p + g + 4, q + g + 4), x);
-    __m256 c01 = lerp(pair(p + bl, q + bl), pair(p + bl + 4, q + bl + 4), x);
-    __m256 c11 = lerp(pair(p + bl + g, q + bl + g), pair(p + bl + g + 4, q + bl + g + 4), x);
-    __m256 c0 = lerp(c00, c10, y);
-    __m256 c1 = lerp(c01, c11, y);
-    return lerp(c0, c1, z);
+/// Trilinear for one pixel. Red is the fastest axis, so a node and its red neighbour are 32
+/// contiguous bytes: four 256-bit loads fetch the cell's eight corners as (x = 0 | x = 1) pairs.
+/// The lerps go green, then blue on both halves at once, then red between the halves: the same
+/// weighted mean as CubeSampler's red-green-blue order, rounded differently in the last bits.
+AVX2 static INLINE __m128 trilinear(const cclattice_kernel *k, cclattice_step r, cclattice_step g, cclattice_step b) {
+    const float *p = k->lattice + 4 * ((int64_t)r.offset + g.offset + b.offset);
+    const int64_t gs = 4 * k->green_stride, bs = 4 * k->blue_stride;
+    __m256 y = _mm256_set1_ps(g.fraction), z = _mm256_set1_ps(b.fraction);
+    __m256 near = lerp8(_mm256_loadu_ps(p), _mm256_loadu_ps(p + gs), y);
+    __m256 far = lerp8(_mm256_loadu_ps(p + bs), _mm256_loadu_ps(p + bs + gs), y);
+    __m256 both = lerp8(near, far, z);
+    return lerp4(_mm256_castps256_ps128(both), _mm256_extractf128_ps(both, 1), _mm_set1_ps(r.fraction));
 }
 
 static INLINE float larger(float a, float b) { return a > b ? a : b; }
 static INLINE float smaller(float a, float b) { return a < b ? a : b; }
 
-/// One pixel's tetrahedron: its two inner corners (node offsets from the lower corner) and the
-/// weights of c000, the inner corners and c111.
-typedef struct tetrahedron {
-    int64_t base, first, second;
-    float w0, w1, w2, w3;
-} tetrahedron;
-
-static INLINE tetrahedron tetrahedron_of(const cclattice_kernel *k, const cclattice_step *s) {
-    float x = s[0].fraction, y = s[1].fraction, z = s[2].fraction;
+/// Tetrahedral for one pixel: the order of the fractions picks the tetrahedron (its two inner
+/// corners from a table), weighted c000 * (1 - high) + cA * (high - middle) + cB * (middle - low)
+/// + c111 * low, as a product and three fused multiply-adds.
+AVX2 static INLINE __m128 tetrahedral(const cclattice_kernel *k, cclattice_step r, cclattice_step g, cclattice_step b) {
+    float x = r.fraction, y = g.fraction, z = b.fraction;
     int outcome = (x > y ? 4 : 0) | (y > z ? 2 : 0) | (x > z ? 1 : 0);
     float high = larger(x, larger(y, z)), low = smaller(x, smaller(y, z));
     float middle = larger(smaller(x, y), smaller(larger(x, y), z));
-    tetrahedron t = {
-        (int64_t)s[0].offset + s[1].offset + s[2].offset,
-        k->tetrahedra[2 * outcome], k->tetrahedra[2 * outcome + 1],
-        1 - high, high - middle, middle - low, low,
-    };
-    return t;
+    const float *p = k->lattice + 4 * ((int64_t)r.offset + g.offset + b.offset);
+    const float *a = p + 4 * (int64_t)k->tetrahedra[2 * outcome], *c = p + 4 * (int64_t)k->tetrahedra[2 * outcome + 1];
+    const float *far = p + 4 * (k->blue_stride + k->green_stride + 1);
+    __m128 out = _mm_mul_ps(_mm_load_ps(p), _mm_set1_ps(1 - high));
+    out = _mm_fmadd_ps(_mm_load_ps(a), _mm_set1_ps(high - middle), out);
+    out = _mm_fmadd_ps(_mm_load_ps(c), _mm_set1_ps(middle - low), out);
+    return _mm_fmadd_ps(_mm_load_ps(far), _mm_set1_ps(low), out);
 }
 
-/// Tetrahedral for two pixels: c000 * (1 - high) + cA * (high - middle), plus
-/// cB * (middle - low) + c111 * low (the Swift kernel's order).
-AVX2 static INLINE __m256 tetrahedral(const cclattice_kernel *k, const cclattice_step *a, const cclattice_step *b) {
-    tetrahedron ta = tetrahedron_of(k, a), tb = tetrahedron_of(k, b);
-    const float *p = k->lattice + 4 * ta.base, *q = k->lattice + 4 * tb.base;
-    const int64_t far = 4 * (k->blue_stride + k->green_stride + 1);
-    __m256 near = _mm256_add_ps(_mm256_mul_ps(pair(p, q), splat_pair(ta.w0, tb.w0)),
-                                _mm256_mul_ps(pair(p + 4 * ta.first, q + 4 * tb.first), splat_pair(ta.w1, tb.w1)));
-    __m256 distant = _mm256_add_ps(_mm256_mul_ps(pair(p + 4 * ta.second, q + 4 * tb.second), splat_pair(ta.w2, tb.w2)),
-                                   _mm256_mul_ps(pair(p + far, q + far), splat_pair(ta.w3, tb.w3)));
-    return _mm256_add_ps(near, distant);
-}
-
-/// The output curves on two pixels: each channel's position in its table, clamped to the table,
-/// and a lerp between the two samples around it (gathered).
-AVX2 static INLINE __m256 curves(const cclattice_kernel *k, __m256 value) {
-    __m128 min4 = _mm_loadu_ps(k->curve_min), inverse4 = _mm_loadu_ps(k->curve_inverse_step);
-    __m256 min = _mm256_insertf128_ps(_mm256_castps128_ps256(min4), min4, 1);
-    __m256 inverse = _mm256_insertf128_ps(_mm256_castps128_ps256(inverse4), inverse4, 1);
+/// The output curves: each channel's position in its table, clamped to the table, and a lerp
+/// between the two samples around it (gathered).
+AVX2 static INLINE __m128 curves(const cclattice_kernel *k, __m128 value) {
     const int32_t samples = k->curve_samples;
     // max first: it turns NaN into 0.
-    __m256 t = _mm256_max_ps(_mm256_mul_ps(_mm256_sub_ps(value, min), inverse), _mm256_setzero_ps());
-    t = _mm256_min_ps(t, _mm256_set1_ps((float)(samples - 1)));
-    __m256i node = _mm256_min_epi32(_mm256_cvttps_epi32(t), _mm256_set1_epi32(samples - 2));
-    __m256 fraction = _mm256_sub_ps(t, _mm256_cvtepi32_ps(node));
-    __m256i index = _mm256_add_epi32(node, _mm256_setr_epi32(0, samples, 2 * samples, 0, 0, samples, 2 * samples, 0));
-    __m256 low = _mm256_i32gather_ps(k->curves, index, 4);
-    __m256 high = _mm256_i32gather_ps(k->curves + 1, index, 4);
-    return lerp(low, high, fraction);
+    __m128 t = _mm_mul_ps(_mm_sub_ps(value, _mm_loadu_ps(k->curve_min)), _mm_loadu_ps(k->curve_inverse_step));
+    t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps((float)(samples - 1)));
+    __m128i node = _mm_min_epi32(_mm_cvttps_epi32(t), _mm_set1_epi32(samples - 2));
+    __m128 fraction = _mm_sub_ps(t, _mm_cvtepi32_ps(node));
+    __m128i index = _mm_add_epi32(node, _mm_setr_epi32(0, samples, 2 * samples, 0));
+    __m128 low = _mm_i32gather_ps(k->curves, index, 4);
+    __m128 high = _mm_i32gather_ps(k->curves + 1, index, 4);
+    return lerp4(low, high, fraction);
 }
 
-/// The loop: pairs of pixels, then a last odd one (paired with itself).
+/// The loop, one pixel at a time.
 AVX2 static INLINE void run(const cclattice_kernel *k, const uint8_t *source, uint8_t *destination, int64_t count,
                             int64_t stride, int64_t ri, int64_t gi, int64_t bi,
                             int tetra, int mixes, int curved) {
     const cclattice_step *steps = k->steps;
-    const __m256 scale = _mm256_set1_ps(k->scale), keep = _mm256_set1_ps(k->keep);
-    const __m256 top = _mm256_set1_ps(255);
+    const __m128 scale = _mm_set1_ps(k->scale), keep = _mm_set1_ps(k->keep);
+    const __m128 top = _mm_set1_ps(255);
     const int copies_extra = stride == 4 && source != destination;
     const int64_t extra = 6 - ri - gi - bi;
-    for (int64_t i = 0; i < count; i += 2) {
+    for (int64_t i = 0; i < count; i++) {
         const uint8_t *s = source + i * stride;
         uint8_t *d = destination + i * stride;
-        // The last pixel of an odd count is paired with itself and stored once.
-        const int64_t next = i + 1 < count ? stride : 0;
-        const uint8_t *t = s + next;
-        cclattice_step a[3] = { steps[s[ri]], steps[256 + s[gi]], steps[512 + s[bi]] };
-        cclattice_step b[3] = { steps[t[ri]], steps[256 + t[gi]], steps[512 + t[bi]] };
-        __m256 look = tetra ? tetrahedral(k, a, b) : trilinear(k, a, b);
+        const uint8_t red = s[ri], green = s[gi], blue = s[bi];
+        cclattice_step r = steps[red], g = steps[256 + green], b = steps[512 + blue];
+        __m128 look = tetra ? tetrahedral(k, r, g, b) : trilinear(k, r, g, b);
         if (curved) look = curves(k, look);
-        __m256 out = _mm256_mul_ps(look, scale);
-        if (mixes) {
-            __m128i codes = _mm_setr_epi32(s[ri], s[gi], s[bi], 0);
-            __m128i codes2 = _mm_setr_epi32(t[ri], t[gi], t[bi], 0);
-            __m256 in = _mm256_cvtepi32_ps(_mm256_insertf128_si256(_mm256_castsi128_si256(codes), codes2, 1));
-            out = _mm256_add_ps(out, _mm256_mul_ps(in, keep));
-        }
+        __m128 out = _mm_mul_ps(look, scale);
+        if (mixes) out = _mm_fmadd_ps(_mm_cvtepi32_ps(_mm_setr_epi32(red, green, blue, 0)), keep, out);
         // Round to nearest even and clamp: the upper clamp in float keeps huge values from
         // converting to INT32_MIN, the saturating packs do the rest.
-        __m256i ints = _mm256_cvtps_epi32(_mm256_min_ps(out, top));
-        __m256i shorts = _mm256_packs_epi32(ints, ints);
-        __m256i bytes = _mm256_packus_epi16(shorts, shorts);
-        uint32_t wa = (uint32_t)_mm256_extract_epi32(bytes, 0), wb = (uint32_t)_mm256_extract_epi32(bytes, 4);
-        // Both pixels are read above, before either is written (in place, d == s).
+        __m128i ints = _mm_cvtps_epi32(_mm_min_ps(out, top));
+        __m128i shorts = _mm_packs_epi32(ints, ints);
+        uint32_t word = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(shorts, shorts));
         if (copies_extra) d[extra] = s[extra];
-        d[ri] = (uint8_t)wa;
-        d[gi] = (uint8_t)(wa >> 8);
-        d[bi] = (uint8_t)(wa >> 16);
-        if (next) {
-            uint8_t *e = d + stride;
-            if (copies_extra) e[extra] = t[extra];
-            e[ri] = (uint8_t)wb;
-            e[gi] = (uint8_t)(wb >> 8);
-            e[bi] = (uint8_t)(wb >> 16);
-        }
+        d[ri] = (uint8_t)word;
+        d[gi] = (uint8_t)(word >> 8);
+        d[bi] = (uint8_t)(word >> 16);
     }
 }
 

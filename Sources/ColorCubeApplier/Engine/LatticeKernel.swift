@@ -20,7 +20,8 @@ import _Builtin_intrinsics.intel
 ///
 /// The loops here (LatticeKernel+Loops) are the portable ones and the reference for the 8-bit
 /// AVX2 loops in `_CLatticeKernel`, which `apply8` runs instead where the CPU has AVX2 and FMA
-/// (`vector` is then set): the same operations in the same order, so the same bytes.
+/// (`vector` is then set): the same interpolation with fused multiply-adds, within one code of
+/// these loops and equal to them but for a few colours in a million (see cclattice.h).
 struct LatticeKernel: @unchecked Sendable {
     /// For one 8-bit code (or 16-bit code, with an input stage) on one axis: the lower node's
     /// lattice offset (node times the axis stride) and the fraction towards the next node.
