@@ -61,7 +61,8 @@ AVX2 static INLINE __m128 tetrahedral(const cclattice_kernel *k, cclattice_step 
 }
 
 /// The output curves: each channel's position in its table, clamped to the table, and a lerp
-/// between the two samples around it (gathered).
+/// between the two samples around it. A channel's two samples are adjacent, so each channel is
+/// one 8-byte load (three loads and two shuffles, several times cheaper than two gathers here).
 AVX2 static INLINE __m128 curves(const cclattice_kernel *k, __m128 value) {
     const int32_t samples = k->curve_samples;
     // max first: it turns NaN into 0.
@@ -69,16 +70,25 @@ AVX2 static INLINE __m128 curves(const cclattice_kernel *k, __m128 value) {
     t = _mm_min_ps(_mm_max_ps(t, _mm_setzero_ps()), _mm_set1_ps((float)(samples - 1)));
     __m128i node = _mm_min_epi32(_mm_cvttps_epi32(t), _mm_set1_epi32(samples - 2));
     __m128 fraction = _mm_sub_ps(t, _mm_cvtepi32_ps(node));
-    __m128i index = _mm_add_epi32(node, _mm_setr_epi32(0, samples, 2 * samples, 0));
-    __m128 low = _mm_i32gather_ps(k->curves, index, 4);
-    __m128 high = _mm_i32gather_ps(k->curves + 1, index, 4);
+    const float *table = k->curves;
+    __m128 red = _mm_castpd_ps(_mm_load_sd((const double *)(table + _mm_cvtsi128_si32(node))));
+    __m128 green = _mm_castpd_ps(_mm_load_sd((const double *)(table + samples + _mm_extract_epi32(node, 1))));
+    __m128 blue = _mm_castpd_ps(_mm_load_sd((const double *)(table + 2 * samples + _mm_extract_epi32(node, 2))));
+    __m128 redGreen = _mm_unpacklo_ps(red, green);  // low r, low g, high r, high g
+    __m128 low = _mm_shuffle_ps(redGreen, blue, _MM_SHUFFLE(1, 0, 1, 0));   // r, g, b, (b's high)
+    __m128 high = _mm_shuffle_ps(redGreen, blue, _MM_SHUFFLE(1, 1, 3, 2));  // r, g, b, (b's high)
     return lerp4(low, high, fraction);
 }
 
 /// The loop, one pixel at a time.
-AVX2 static INLINE void run(const cclattice_kernel *k, const uint8_t *source, uint8_t *destination, int64_t count,
-                            int64_t stride, int64_t ri, int64_t gi, int64_t bi,
+AVX2 static INLINE void run(const cclattice_kernel *shared, const uint8_t *source, uint8_t *destination,
+                            int64_t count, int64_t stride, int64_t ri, int64_t gi, int64_t bi,
                             int tetra, int mixes, int curved) {
+    // A local copy: byte stores may alias anything, so fields read through `shared` would be
+    // read again after every pixel's stores; the copy's address never escapes, so it lives in
+    // registers.
+    const cclattice_kernel local = *shared;
+    const cclattice_kernel *k = &local;
     const cclattice_step *steps = k->steps;
     const __m128 scale = _mm_set1_ps(k->scale), keep = _mm_set1_ps(k->keep);
     const __m128 top = _mm_set1_ps(255);

@@ -86,4 +86,63 @@ struct EngineSpeedTests {
             }
         }
     }
+
+    /// The 1D + 3D + 1D shape against the lattice alone (no memo, so every pixel is interpolated):
+    /// an input stage (folded into the 8-bit tables), an output stage, both.
+    @Test func stagedChains() throws {
+        let cube = try ColorCube(size: 64, sampling: lutTestLook)
+        let input = Self.frame()
+        let shaper: @Sendable (Int, Double) -> Double = { _, v in v * (0.7 + 0.3 * v) }
+        let curve: @Sendable (Int, Double) -> Double = { _, v in 0.9 * v + 0.1 * v * v }
+        let chains: [(String, ChannelStages)] = [
+            ("3D alone", .none), ("1D + 3D", ChannelStages(input: shaper)), ("3D + 1D", ChannelStages(output: curve)),
+            ("1D + 3D + 1D", ChannelStages(input: shaper, output: curve)),
+        ]
+        for interpolation in [Interpolation.trilinear, .tetrahedral] {
+            for (name, stages) in chains {
+                print(Self.line("8-bit \(interpolation) \(name), no memo", input) {
+                    LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false, stages: stages)
+                })
+                print(Self.line("8-bit \(interpolation) \(name), memo filling", input, fresh: true) {
+                    LUTEngine(cube: cube, interpolation: interpolation, stages: stages)
+                })
+            }
+        }
+    }
+
+    /// 16-bit interleaved and planar Float frames (the same frame, widened), lattice alone.
+    @Test func sixteenBitAndFloat() throws {
+        let cube = try ColorCube(size: 64, sampling: lutTestLook)
+        let eight = Self.frame()
+        let sixteen = eight.map { UInt16($0) * 257 }
+        let pixels = eight.count / 3
+        for interpolation in [Interpolation.trilinear, .tetrahedral] {
+            let engine = LUTEngine(cube: cube, interpolation: interpolation)
+            var output = sixteen
+            var rates: [Double] = []
+            for _ in 0..<5 {
+                let start = Self.seconds(CLOCK_MONOTONIC)
+                engine.apply(sixteen, to: &output, pixelCount: pixels, layout: .rgb)
+                rates.append(Double(pixels) / 1e6 / (Self.seconds(CLOCK_MONOTONIC) - start))
+            }
+            print("16-bit \(interpolation): \(Int(rates.sorted()[2].rounded())) Mpx/s on all cores")
+            var red = (0..<pixels).map { Float(eight[3 * $0]) / 255 }
+            var green = (0..<pixels).map { Float(eight[3 * $0 + 1]) / 255 }
+            var blue = (0..<pixels).map { Float(eight[3 * $0 + 2]) / 255 }
+            rates = []
+            for _ in 0..<5 {
+                let start = Self.seconds(CLOCK_MONOTONIC)
+                red.withUnsafeMutableBufferPointer { r in
+                    green.withUnsafeMutableBufferPointer { g in
+                        blue.withUnsafeMutableBufferPointer { b in
+                            guard let r = r.baseAddress, let g = g.baseAddress, let b = b.baseAddress else { return }
+                            engine.apply(red: r, green: g, blue: b, pixelCount: pixels)
+                        }
+                    }
+                }
+                rates.append(Double(pixels) / 1e6 / (Self.seconds(CLOCK_MONOTONIC) - start))
+            }
+            print("Float planar \(interpolation): \(Int(rates.sorted()[2].rounded())) Mpx/s on all cores")
+        }
+    }
 }
