@@ -52,96 +52,72 @@ final class ColorMemo8: @unchecked Sendable {
     /// Applies the look to `count` interleaved 8-bit pixels, asking `kernel` for colours not yet
     /// known; the fourth sample, if any, is copied.
     ///
-    /// Block by block: the known words are read and the unknown colours listed; the kernel runs
-    /// once over the list (its fast loops), and the results are remembered; then the block's
-    /// pixels are written. The whole block is read before any of it is written, so `source` and
-    /// `destination` may be the same buffer.
+    /// Block by block: pixels of known colours are written at once, unknown colours are listed;
+    /// the kernel then runs once over the list (its fast loops), and those results are remembered
+    /// and written. A listed pixel is not written before its colour has been read, so `source`
+    /// and `destination` may be the same buffer.
     func apply(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                _ layout: PixelLayout, kernel: LatticeKernel) {
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * Self.block) { scratch in
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.block) { colours in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { places in
-                guard let results = scratch.baseAddress, let missPlaces = places.baseAddress else { return }
-                let misses = results + Self.block
+                guard let misses = colours.baseAddress, let missPlaces = places.baseAddress else { return }
                 var start = 0
                 while start < count {
                     let n = min(Self.block, count - start)
                     let from = source + start * layout.stride, to = destination + start * layout.stride
-                    lookUp(from, n, layout, results, misses, missPlaces, kernel: kernel)
-                    write(from, to, n, layout, results)
+                    block(from, to, n, layout, misses, missPlaces, kernel: kernel)
                     start += n
                 }
             }
         }
     }
 
-    /// Fills `results` with the words of `count` pixels, computing and remembering the unknown
-    /// ones (listed in `misses` as 0x00BBGGRR colours, their pixel numbers in `places`).
+    /// One block of `count` pixels; `misses` and `places` hold room for `block` entries.
     @inline(__always)
-    private func lookUp(_ source: UnsafePointer<UInt8>, _ count: Int, _ layout: PixelLayout,
-                        _ results: UnsafeMutablePointer<UInt32>, _ misses: UnsafeMutablePointer<UInt32>,
-                        _ places: UnsafeMutablePointer<Int32>, kernel: LatticeKernel) {
+    private func block(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                       _ layout: PixelLayout, _ misses: UnsafeMutablePointer<UInt32>,
+                       _ places: UnsafeMutablePointer<Int32>, kernel: LatticeKernel) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         var missCount = 0
         var pixel = 0
         for i in 0..<count {
             let index = Int(source[pixel &+ bi]) << 16 | Int(source[pixel &+ gi]) << 8 | Int(source[pixel &+ ri])
             let word = words[index].load(ordering: .relaxed)
-            results[i] = word
-            if word == 0 {
+            if word != 0 {
+                write(word, source, destination, pixel, layout)
+            } else {
                 misses[missCount] = UInt32(truncatingIfNeeded: index).littleEndian
-                places[missCount] = Int32(truncatingIfNeeded: i)
+                places[missCount] = Int32(truncatingIfNeeded: pixel)
                 missCount &+= 1
             }
             pixel &+= stride
         }
         guard missCount > 0 else { return }
-        // The list as RGBA pixels (0x00BBGGRR little-endian), through the kernel in place.
+        // The listed colours are RGBA pixels (0x00BBGGRR little-endian): the kernel works in place.
         UnsafeMutableRawPointer(misses).withMemoryRebound(to: UInt8.self, capacity: 4 * missCount) { bytes in
             kernel.apply8(bytes, bytes, missCount, .rgba)
         }
         for k in 0..<missCount {
-            let colour = Int(source[Int(places[k]) &* stride &+ bi]) << 16 | Int(source[Int(places[k]) &* stride &+ gi]) << 8
-                | Int(source[Int(places[k]) &* stride &+ ri])
+            let at = Int(places[k])
+            let colour = Int(source[at &+ bi]) << 16 | Int(source[at &+ gi]) << 8 | Int(source[at &+ ri])
             let word = Self.known | UInt32(littleEndian: misses[k]) & 0x00FF_FFFF
             words[colour].store(word, ordering: .relaxed)
-            results[Int(places[k])] = word
+            write(word, source, destination, at, layout)
         }
     }
 
-    /// Writes `count` pixels' results (0x80BBGGRR words) in `layout`, copying a fourth sample.
+    /// Writes one pixel's result (a 0x80BBGGRR word) at sample offset `pixel`, copying a fourth
+    /// sample; touches no other pixel.
     @inline(__always)
-    private func write(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                       _ layout: PixelLayout, _ results: UnsafePointer<UInt32>) {
-        #if _endian(little)
-        if layout == .rgba {
-            // One 32-bit load and store per pixel, alpha kept from the load.
-            let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
-            for i in 0..<count {
-                let pixel = from.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)
-                to.storeBytes(of: (pixel & 0xFF00_0000) | (results[i] & 0x00FF_FFFF), toByteOffset: 4 &* i, as: UInt32.self)
-            }
-            return
-        }
-        if layout == .rgb {
-            let to = UnsafeMutableRawPointer(destination)
-            for i in 0..<count {
-                to.storeBytes(of: UInt16(truncatingIfNeeded: results[i]), toByteOffset: 3 &* i, as: UInt16.self)
-                to.storeBytes(of: UInt8(truncatingIfNeeded: results[i] >> 16), toByteOffset: 3 &* i &+ 2, as: UInt8.self)
-            }
-            return
-        }
-        #endif
+    private func write(_ word: UInt32, _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>,
+                       _ pixel: Int, _ layout: PixelLayout) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
-        let copiesExtra = stride == 4 && source != UnsafePointer(destination)
-        let extra = 6 - ri - gi - bi
-        var pixel = 0
-        for i in 0..<count {
-            let word = results[i]
-            if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
-            destination[pixel &+ ri] = UInt8(truncatingIfNeeded: word)
-            destination[pixel &+ gi] = UInt8(truncatingIfNeeded: word >> 8)
-            destination[pixel &+ bi] = UInt8(truncatingIfNeeded: word >> 16)
-            pixel &+= stride
+        if stride == 4 && source != UnsafePointer(destination) {
+            let extra = 6 - ri - gi - bi
+            destination[pixel &+ extra] = source[pixel &+ extra]
         }
+        destination[pixel &+ ri] = UInt8(truncatingIfNeeded: word)
+        destination[pixel &+ gi] = UInt8(truncatingIfNeeded: word >> 8)
+        destination[pixel &+ bi] = UInt8(truncatingIfNeeded: word >> 16)
     }
 }
