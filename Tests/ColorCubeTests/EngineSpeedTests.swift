@@ -13,7 +13,7 @@ import Testing
 /// COLORCUBE_BENCH_FRAME names a raw rgb24 file to use as the frame (its first 24 Mpx); without
 /// it the frame is a smooth synthetic gradient. Each figure is the median of 5 runs; "1 thread" is
 /// thread CPU time on the calling thread (steady under load), "all cores" is wall time.
-@Suite(.enabled(if: getenv("COLORCUBE_BENCH") != nil, "set COLORCUBE_BENCH=1 to measure"))
+@Suite(.serialized, .enabled(if: getenv("COLORCUBE_BENCH") != nil, "set COLORCUBE_BENCH=1 to measure"))
 struct EngineSpeedTests {
     static let width = 6000, height = 4000
 
