@@ -36,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "_CLatticeKernel"]
         ),
         .target(
             name: "ColorCubeLearner",
@@ -59,6 +59,9 @@ let package = Package(
             name: "_CPNG",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("deflate"), .linkedLibrary("z")]
         ),
+        // The engine's 8-bit loops for AVX2 + FMA, chosen at run time (Swift cannot compile a function
+        // for a CPU feature the rest of the binary does not assume); Swift's loops are the fallback.
+        .target(name: "_CLatticeKernel"),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.

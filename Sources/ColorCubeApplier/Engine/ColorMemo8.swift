@@ -45,99 +45,79 @@ final class ColorMemo8: @unchecked Sendable {
         munmap(mapping, Self.mappedCount)
     }
 
+    /// Pixels per block: the colours a block misses are computed together, in one call to the
+    /// kernel, so that a miss costs about what interpolating that pixel costs.
+    static let block = 512
+
     /// Applies the look to `count` interleaved 8-bit pixels, asking `kernel` for colours not yet
     /// known; the fourth sample, if any, is copied.
+    ///
+    /// Block by block: pixels of known colours are written at once, unknown colours are listed;
+    /// the kernel then runs once over the list (its fast loops), and those results are remembered
+    /// and written. A listed pixel is not written before its colour has been read, so `source`
+    /// and `destination` may be the same buffer.
     func apply(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                _ layout: PixelLayout, kernel: LatticeKernel) {
-        #if _endian(little)
-        // RGB and RGBA, the layouts decoders produce, read a pixel as one word whose low three
-        // bytes are already the table index.
-        if layout == .rgba {
-            applyRGBA(source, destination, count, kernel: kernel)
-            return
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.block) { colours in
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { places in
+                guard let misses = colours.baseAddress, let missPlaces = places.baseAddress else { return }
+                var start = 0
+                while start < count {
+                    let n = min(Self.block, count - start)
+                    let from = source + start * layout.stride, to = destination + start * layout.stride
+                    block(from, to, n, layout, misses, missPlaces, kernel: kernel)
+                    start += n
+                }
+            }
         }
-        if layout == .rgb, count > 1 {
-            applyRGB(source, destination, count - 1, kernel: kernel)
-            applyAny(source + 3 * (count - 1), destination + 3 * (count - 1), 1, layout, kernel: kernel)
-            return
-        }
-        #endif
-        applyAny(source, destination, count, layout, kernel: kernel)
     }
 
-    /// Any layout, a sample at a time.
-    private func applyAny(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                          _ layout: PixelLayout, kernel: LatticeKernel) {
+    /// One block of `count` pixels; `misses` and `places` hold room for `block` entries.
+    @inline(__always)
+    private func block(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                       _ layout: PixelLayout, _ misses: UnsafeMutablePointer<UInt32>,
+                       _ places: UnsafeMutablePointer<Int32>, kernel: LatticeKernel) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
-        let copiesExtra = stride == 4 && source != UnsafePointer(destination)
-        let extra = 6 - ri - gi - bi
+        var missCount = 0
         var pixel = 0
-        for _ in 0..<count {
-            let r = source[pixel &+ ri], g = source[pixel &+ gi], b = source[pixel &+ bi]
-            let word = result(Int(b) << 16 | Int(g) << 8 | Int(r), kernel: kernel)
-            if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
-            destination[pixel &+ ri] = UInt8(truncatingIfNeeded: word)
-            destination[pixel &+ gi] = UInt8(truncatingIfNeeded: word >> 8)
-            destination[pixel &+ bi] = UInt8(truncatingIfNeeded: word >> 16)
+        for i in 0..<count {
+            let index = Int(source[pixel &+ bi]) << 16 | Int(source[pixel &+ gi]) << 8 | Int(source[pixel &+ ri])
+            let word = words[index].load(ordering: .relaxed)
+            if word != 0 {
+                write(word, source, destination, pixel, layout)
+            } else {
+                misses[missCount] = UInt32(truncatingIfNeeded: index).littleEndian
+                places[missCount] = Int32(truncatingIfNeeded: pixel)
+                missCount &+= 1
+            }
             pixel &+= stride
         }
-    }
-
-    /// RGBA: one 32-bit load and one 32-bit store per pixel, alpha kept from the load.
-    private func applyRGBA(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                           kernel: LatticeKernel) {
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
-        for i in 0..<count {
-            let pixel = from.loadUnaligned(fromByteOffset: 4 &* i, as: UInt32.self)
-            let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
-            to.storeBytes(of: (pixel & 0xFF00_0000) | (word & 0x00FF_FFFF), toByteOffset: 4 &* i, as: UInt32.self)
+        guard missCount > 0 else { return }
+        // The listed colours are RGBA pixels (0x00BBGGRR little-endian): the kernel works in place.
+        UnsafeMutableRawPointer(misses).withMemoryRebound(to: UInt8.self, capacity: 4 * missCount) { bytes in
+            kernel.apply8(bytes, bytes, missCount, .rgba)
+        }
+        for k in 0..<missCount {
+            let at = Int(places[k])
+            let colour = Int(source[at &+ bi]) << 16 | Int(source[at &+ gi]) << 8 | Int(source[at &+ ri])
+            let word = Self.known | UInt32(littleEndian: misses[k]) & 0x00FF_FFFF
+            words[colour].store(word, ordering: .relaxed)
+            write(word, source, destination, at, layout)
         }
     }
 
-    /// RGB: one 32-bit load and, but for the last pixel, one 32-bit store per pixel. The load's
-    /// fourth byte is the next pixel's red (masked off). The store's fourth byte lands on the next
-    /// pixel's red too, so each pixel is loaded one step ahead of the store that clobbers its first
-    /// byte, and the next store rewrites that byte; the last pixel is stored as 16 + 8 bits, so
-    /// nothing after it is touched. The caller keeps the buffer's own last pixel out, so the loads
-    /// stay inside the buffer.
-    private func applyRGB(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-                          kernel: LatticeKernel) {
-        guard count > 0 else { return }
-        let from = UnsafeRawPointer(source), to = UnsafeMutableRawPointer(destination)
-        var pixel = from.loadUnaligned(as: UInt32.self)
-        var offset = 0
-        let last = 3 * (count - 1)
-        while offset != last {
-            let next = from.loadUnaligned(fromByteOffset: offset &+ 3, as: UInt32.self)
-            to.storeBytes(of: result(Int(pixel & 0x00FF_FFFF), kernel: kernel), toByteOffset: offset, as: UInt32.self)
-            pixel = next
-            offset &+= 3
-        }
-        let word = result(Int(pixel & 0x00FF_FFFF), kernel: kernel)
-        to.storeBytes(of: UInt16(truncatingIfNeeded: word), toByteOffset: offset, as: UInt16.self)
-        to.storeBytes(of: UInt8(truncatingIfNeeded: word >> 16), toByteOffset: offset &+ 2, as: UInt8.self)
-    }
-
-    /// The known word for the colour at `index` (blue << 16 | green << 8 | red), computing it first
-    /// when it is not known yet.
+    /// Writes one pixel's result (a 0x80BBGGRR word) at sample offset `pixel`, copying a fourth
+    /// sample; touches no other pixel.
     @inline(__always)
-    private func result(_ index: Int, kernel: LatticeKernel) -> UInt32 {
-        var word = words[index].load(ordering: .relaxed)
-        if word == 0 {
-            word = Self.compute(UInt8(truncatingIfNeeded: index), UInt8(truncatingIfNeeded: index >> 8),
-                                UInt8(truncatingIfNeeded: index >> 16), kernel: kernel)
-            words[index].store(word, ordering: .relaxed)
+    private func write(_ word: UInt32, _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>,
+                       _ pixel: Int, _ layout: PixelLayout) {
+        let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
+        if stride == 4 && source != UnsafePointer(destination) {
+            let extra = 6 - ri - gi - bi
+            destination[pixel &+ extra] = source[pixel &+ extra]
         }
-        return word
-    }
-
-    /// The kernel's result for one colour, as a known word.
-    @inline(never)
-    private static func compute(_ r: UInt8, _ g: UInt8, _ b: UInt8, kernel: LatticeKernel) -> UInt32 {
-        var pixel = SIMD4<UInt8>(r, g, b, 0)
-        withUnsafeMutablePointer(to: &pixel) { vector in
-            vector.withMemoryRebound(to: UInt8.self, capacity: 4) { kernel.apply8($0, $0, 1, .rgba) }
-        }
-        return known | UInt32(pixel.z) << 16 | UInt32(pixel.y) << 8 | UInt32(pixel.x)
+        destination[pixel &+ ri] = UInt8(truncatingIfNeeded: word)
+        destination[pixel &+ gi] = UInt8(truncatingIfNeeded: word >> 8)
+        destination[pixel &+ bi] = UInt8(truncatingIfNeeded: word >> 16)
     }
 }

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import _CLatticeKernel
 
 /// The LUT engine every caller uses (images, video frames, resampling): a cube prepared once for
 /// fast application, with trilinear, tetrahedral or nearest interpolation and a strength mix.
@@ -39,20 +40,34 @@ public final class LUTEngine: Sendable {
     ///   - remembersColors: keep each 8-bit colour's result once computed, so later pixels of that
     ///     colour cost one table read (see `ColorMemo8`; identical results). On by default; off,
     ///     every pixel is interpolated.
+    ///   - stages: per-channel curves before and after the lattice (see `ChannelStages` for how
+    ///     each is evaluated and its error); none by default.
+    ///   - vectorized: on x86-64 CPUs with AVX2 and FMA, run 8-bit trilinear and tetrahedral
+    ///     input through the AVX2 loops (fused multiply-adds: within one code of the portable
+    ///     loops, and equal but for a few colours in a million). False runs the portable loops
+    ///     everywhere, for comparisons.
     public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
-                remembersColors: Bool = true) {
+                remembersColors: Bool = true, stages: ChannelStages = .none, vectorized: Bool = true) {
         self.memo = remembersColors ? ColorMemo8() : nil
         self.size = table.size
         self.interpolation = interpolation
         self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
-        self.kernel = LatticeKernel(table: table, interpolation: interpolation, strength: self.strength)
+        self.kernel = LatticeKernel(table: table, interpolation: interpolation, strength: self.strength,
+                                    stages: stages, vectorized: vectorized)
     }
 
     /// Prepares `cube` for application; the same as `init(table:)`.
     public convenience init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1,
-                            remembersColors: Bool = true) {
-        self.init(table: cube, interpolation: interpolation, strength: strength, remembersColors: remembersColors)
+                            remembersColors: Bool = true, stages: ChannelStages = .none, vectorized: Bool = true) {
+        self.init(table: cube, interpolation: interpolation, strength: strength, remembersColors: remembersColors,
+                  stages: stages, vectorized: vectorized)
     }
+
+    /// True when 8-bit input runs through the AVX2 loops (see `init(table:...)`'s `vectorized`).
+    public var isVectorized: Bool { kernel.vector != nil }
+
+    /// True when this CPU runs the AVX2 loops (x86-64 with AVX2 and FMA).
+    public static var hasVectorKernel: Bool { cclattice_available() != 0 }
 
     deinit {
         kernel.deallocate()

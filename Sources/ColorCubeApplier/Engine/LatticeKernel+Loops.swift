@@ -1,13 +1,30 @@
 import ColorCubeCore
+import _CLatticeKernel
 
 // The hot loops. Each is flat and reads only the kernel's constants; the switch over the
 // interpolation sits outside the loop, and each case inlines its own copy of the loop.
 extension LatticeKernel {
     // MARK: 8-bit
 
-    /// Applies the look to `count` interleaved 8-bit pixels.
+    /// Applies the look to `count` interleaved 8-bit pixels: the AVX2 loops where they run, else
+    /// the portable ones below.
     func apply8(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                 _ layout: PixelLayout) {
+        if let vector {
+            let stride = Int64(layout.stride), r = Int64(layout.red), g = Int64(layout.green), b = Int64(layout.blue)
+            if interpolation == .tetrahedral {
+                cclattice_tetrahedral8(vector, source, destination, Int64(count), stride, r, g, b)
+            } else {
+                cclattice_trilinear8(vector, source, destination, Int64(count), stride, r, g, b)
+            }
+            return
+        }
+        applyPortable8(source, destination, count, layout)
+    }
+
+    /// The portable 8-bit loops, and the reference for the AVX2 ones.
+    func applyPortable8(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
+                        _ layout: PixelLayout) {
         let steps = UnsafePointer(steps8)
         switch interpolation {
         case .trilinear:
@@ -28,8 +45,8 @@ extension LatticeKernel {
         }
     }
 
-    /// The 8-bit loop around a per-pixel `look` (codes in, look values in 0...1 out): strength mix,
-    /// rounding, and the copy of the fourth sample.
+    /// The 8-bit loop around a per-pixel `look` (codes in, lattice values out): output stage,
+    /// strength mix, rounding, and the copy of the fourth sample.
     @inline(__always)
     private func loop8(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                        _ layout: PixelLayout, _ look: (Int, Int, Int) -> SIMD4<Float>) {
@@ -48,10 +65,13 @@ extension LatticeKernel {
         let scale = Lanes.splat(strength * 255), keep = Lanes.splat(1 - strength)
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi  // the one sample that is not a colour, when stride is 4
+        let curves = self.curves.map { UnsafePointer($0) }
         var pixel = 0
         for _ in 0..<count {
             let r = Int(source[pixel &+ ri]), g = Int(source[pixel &+ gi]), b = Int(source[pixel &+ bi])
-            var out = Lanes.multiply(look(r, g, b), scale)
+            var value = look(r, g, b)
+            if let curves { value = curved(value, curves) }
+            var out = Lanes.multiply(value, scale)
             if mixes {
                 out = Lanes.add(out, Lanes.multiply(SIMD4(Float(r), Float(g), Float(b), 0), keep))
             }
@@ -94,11 +114,15 @@ extension LatticeKernel {
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi
         let sg = greenStride, sb = blueStride
+        let shaped = steps16.map { UnsafePointer($0) }, curves = self.curves.map { UnsafePointer($0) }
         var pixel = 0
         for _ in 0..<count {
             let r = source[pixel &+ ri], g = source[pixel &+ gi], b = source[pixel &+ bi]
-            let (nr, fr) = split16(r), (ng, fg) = split16(g), (nb, fb) = split16(b)
-            var out = Lanes.multiply(look(nr &+ ng &* sg &+ nb &* sb, fr, fg, fb), scale)
+            let (or, fr) = step16(r, axis: 0, stride: 1, shaped), (og, fg) = step16(g, axis: 1, stride: sg, shaped)
+            let (ob, fb) = step16(b, axis: 2, stride: sb, shaped)
+            var value = look(or &+ og &+ ob, fr, fg, fb)
+            if let curves { value = curved(value, curves) }
+            var out = Lanes.multiply(value, scale)
             if mixes {
                 out = Lanes.add(out, Lanes.multiply(SIMD4(Float(r), Float(g), Float(b), 0), keep))
             }
@@ -130,9 +154,16 @@ extension LatticeKernel {
         let s = Lanes.splat(strength), keep = Lanes.splat(1 - strength)
         let full = strength == 1
         let sg = greenStride, sb = blueStride
+        let shaping = floatInput.map { UnsafePointer($0) }, curves = self.curves.map { UnsafePointer($0) }
         for i in 0..<count {
-            let (nr, fr, r) = splitFloat(red[i]), (ng, fg, g) = splitFloat(green[i]), (nb, fb, b) = splitFloat(blue[i])
+            var (nr, fr, r) = splitFloat(red[i]), (ng, fg, g) = splitFloat(green[i]), (nb, fb, b) = splitFloat(blue[i])
+            if let shaping {
+                (nr, fr, _) = splitFloat(shapedFloat(r, channel: 0, shaping))
+                (ng, fg, _) = splitFloat(shapedFloat(g, channel: 1, shaping))
+                (nb, fb, _) = splitFloat(shapedFloat(b, channel: 2, shaping))
+            }
             var out = look(nr &+ ng &* sg &+ nb &* sb, fr, fg, fb)
+            if let curves { out = curved(out, curves) }
             if !full {
                 out = Lanes.add(Lanes.multiply(out, s), Lanes.multiply(SIMD4(r, g, b, 0), keep))
             }

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import _CLatticeKernel
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
@@ -16,13 +17,15 @@ import _Builtin_intrinsics.intel
 /// `r + g * greenStride + b * blueStride`. Interpolation works on a cell's lower corner `base` and
 /// the three fractions towards the next node; the cell is never past node N-2, so 1.0 is node N-2
 /// with fraction 1 and no read steps outside the lattice.
+///
+/// The loops here (LatticeKernel+Loops) are the portable ones and the reference for the 8-bit
+/// AVX2 loops in `_CLatticeKernel`, which `apply8` runs instead where the CPU has AVX2 and FMA
+/// (`vector` is then set): the same interpolation with fused multiply-adds, within one code of
+/// these loops and equal to them but for a few colours in a million (see cclattice.h).
 struct LatticeKernel: @unchecked Sendable {
-    /// For one 8-bit code on one axis: the lower node's lattice offset (node times the axis
-    /// stride) and the fraction towards the next node.
-    struct Step {
-        var offset: Int32
-        var fraction: Float
-    }
+    /// For one 8-bit code (or 16-bit code, with an input stage) on one axis: the lower node's
+    /// lattice offset (node times the axis stride) and the fraction towards the next node.
+    typealias Step = cclattice_step
 
     let lattice: UnsafeMutablePointer<SIMD4<Float>>
     let size: Int
@@ -32,7 +35,8 @@ struct LatticeKernel: @unchecked Sendable {
     let lastCell: Int
     let interpolation: Interpolation
     let strength: Float
-    /// Per-axis tables for 8-bit codes, red then green then blue, 256 entries each.
+    /// Per-axis tables for 8-bit codes, red then green then blue, 256 entries each (the input
+    /// stage, if any, folded in).
     let steps8: UnsafeMutablePointer<Step>
     /// Per-axis lattice offsets of the nearest node for 8-bit codes, laid out like `steps8`.
     let nearest8: UnsafeMutablePointer<Int32>
@@ -40,11 +44,27 @@ struct LatticeKernel: @unchecked Sendable {
     /// inner corners of the tetrahedron holding the point (the two impossible outcomes repeat a
     /// neighbour; they never occur).
     let tetrahedra: UnsafeMutablePointer<SIMD2<Int32>>
+    /// With an input stage: per-axis steps for every 16-bit code, 65536 per axis (nil: none).
+    let steps16: UnsafeMutablePointer<Step>?
+    /// With an input stage: the stage sampled for Float inputs, `ChannelStages.floatInputSamples`
+    /// values per channel at 0, 2^-16, ..., 1 (nil: none).
+    let floatInput: UnsafeMutablePointer<Float>?
+    /// With an output stage: `ChannelStages.outputSamples` values per channel, sample j of channel
+    /// c at lattice value curveMin[c] + j / curveInverseStep[c] (nil: none).
+    let curves: UnsafeMutablePointer<Float>?
+    let curveMin: SIMD4<Float>
+    let curveInverseStep: SIMD4<Float>
+    /// The AVX2 loops' view of these tables, when they run `apply8` (nil: the Swift loops do).
+    let vector: UnsafeMutablePointer<cclattice_kernel>?
 
     /// Packs `table` into the kernel's own lattice, the one copy the kernel keeps: the table is
     /// read in chunks through `CubeTable.copyEntries`, so a view on other storage (a decoded
-    /// reference image) is never first copied to a `ColorCube`.
-    init(table: some CubeTable, interpolation: Interpolation, strength: Float) {
+    /// reference image) is never first copied to a `ColorCube`. The stages' closures are
+    /// evaluated here, into tables (see `ChannelStages`), and never afterwards.
+    /// - Parameter vectorized: run the AVX2 loops for 8-bit trilinear and tetrahedral input where
+    ///   the CPU has them; false keeps the portable loops.
+    init(table: some CubeTable, interpolation: Interpolation, strength: Float, stages: ChannelStages = .none,
+         vectorized: Bool = true) {
         let n = table.size
         size = n
         greenStride = n
@@ -59,20 +79,24 @@ struct LatticeKernel: @unchecked Sendable {
             table.copyEntries(start..<min(start + chunk, n * n * n), into: lattice + start)
         }
 
-        // Node and fraction in exact integer arithmetic: code * (N-1) / 255 splits into a quotient
-        // and a remainder, so a code that falls on a node gets fraction 0 exactly.
         steps8 = .allocate(capacity: 3 * 256)
         nearest8 = .allocate(capacity: 3 * 256)
         let axisStrides = [1, n, n * n]
         for axis in 0..<3 {
             for code in 0..<256 {
-                let position = code * (n - 1)
-                let node = min(position / 255, n - 2)
-                let remainder = position - node * 255
                 let stride = axisStrides[axis]
-                steps8[axis * 256 + code] = Step(offset: Int32(node * stride), fraction: Float(remainder) / 255)
-                // The fraction is never exactly 0.5 (255 is odd), so this is `fraction >= 0.5`.
-                let nearest = 2 * remainder >= 255 ? node + 1 : node
+                let node: Int, fraction: Float
+                if let input = stages.input {
+                    (node, fraction) = Self.split(input(axis, Double(code) / 255), size: n)
+                } else {
+                    // Node and fraction in exact integer arithmetic: code * (N-1) / 255 splits into
+                    // a quotient and a remainder, so a code that falls on a node gets fraction 0.
+                    let position = code * (n - 1)
+                    node = min(position / 255, n - 2)
+                    fraction = Float(position - node * 255) / 255
+                }
+                steps8[axis * 256 + code] = Step(offset: Int32(node * stride), fraction: fraction)
+                let nearest = fraction >= 0.5 ? node + 1 : node
                 nearest8[axis * 256 + code] = Int32(nearest * stride)
             }
         }
@@ -87,6 +111,83 @@ struct LatticeKernel: @unchecked Sendable {
         tetrahedra[5] = SIMD2(r, r + b)  // x > z >= y
         tetrahedra[6] = SIMD2(r, r + g)  // impossible
         tetrahedra[7] = SIMD2(r, r + g)  // x > y > z
+
+        if let input = stages.input {
+            let steps = UnsafeMutablePointer<Step>.allocate(capacity: 3 * 65536)
+            let samples = ChannelStages.floatInputSamples
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: 3 * samples)
+            for axis in 0..<3 {
+                for code in 0..<65536 {
+                    let (node, fraction) = Self.split(input(axis, Double(code) / 65535), size: n)
+                    steps[axis * 65536 + code] = Step(offset: Int32(node * axisStrides[axis]), fraction: fraction)
+                }
+                for sample in 0..<samples {
+                    values[axis * samples + sample] = Float(input(axis, Double(sample) / Double(samples - 1)))
+                }
+            }
+            steps16 = steps
+            floatInput = values
+        } else {
+            steps16 = nil
+            floatInput = nil
+        }
+
+        if let output = stages.output {
+            let samples = ChannelStages.outputSamples
+            let values = UnsafeMutablePointer<Float>.allocate(capacity: 3 * samples)
+            var low = SIMD4<Float>(repeating: 0), inverse = SIMD4<Float>(repeating: 0)
+            for channel in 0..<3 {
+                // The range of the lattice on this channel bounds every interpolated value.
+                var minimum = Float.infinity, maximum = -Float.infinity
+                for node in 0..<(n * n * n) where lattice[node][channel].isFinite {
+                    minimum = min(minimum, lattice[node][channel])
+                    maximum = max(maximum, lattice[node][channel])
+                }
+                if minimum > maximum { (minimum, maximum) = (0, 0) }
+                low[channel] = minimum
+                let range = Double(maximum) - Double(minimum)
+                inverse[channel] = range > 0 ? Float(Double(samples - 1) / range) : 0
+                for sample in 0..<samples {
+                    let value = Double(minimum) + range * Double(sample) / Double(samples - 1)
+                    values[channel * samples + sample] = Float(output(channel, value))
+                }
+            }
+            curves = values
+            curveMin = low
+            curveInverseStep = inverse
+        } else {
+            curves = nil
+            curveMin = SIMD4(repeating: 0)
+            curveInverseStep = SIMD4(repeating: 0)
+        }
+
+        if vectorized && interpolation != .nearest && cclattice_available() != 0 {
+            let description = UnsafeMutablePointer<cclattice_kernel>.allocate(capacity: 1)
+            description.initialize(to: cclattice_kernel(
+                lattice: UnsafeRawPointer(lattice).assumingMemoryBound(to: Float.self),
+                steps: UnsafePointer(steps8),
+                tetrahedra: UnsafeRawPointer(tetrahedra).assumingMemoryBound(to: Int32.self),
+                green_stride: Int64(n), blue_stride: Int64(n * n),
+                scale: strength * 255, keep: 1 - strength, mixes: strength == 1 ? 0 : 1,
+                curves: curves.map { UnsafePointer($0) }, curve_samples: Int32(ChannelStages.outputSamples),
+                curve_min: (curveMin.x, curveMin.y, curveMin.z, 0),
+                curve_inverse_step: (curveInverseStep.x, curveInverseStep.y, curveInverseStep.z, 0)))
+            vector = description
+        } else {
+            vector = nil
+        }
+    }
+
+    /// A shaped coordinate's lower node and fraction, in Double: clamped to 0...1 (NaN to 0), and
+    /// snapped to a node it lies within 1e-9 of, so that a stage returning code / 255 lands on the
+    /// nodes exactly as the stage-free tables do (fraction 0, or 1 at the last cell).
+    static func split(_ value: Double, size n: Int) -> (node: Int, fraction: Float) {
+        let clamped = value > 0 ? min(value, 1) : 0
+        var position = clamped * Double(n - 1)
+        let nearestNode = position.rounded()
+        if abs(position - nearestNode) < 1e-9 { position = nearestNode }
+        let node = min(Int(position), n - 2)
+        return (node, Float(position - Double(node)))
     }
 
     func deallocate() {
@@ -94,6 +195,10 @@ struct LatticeKernel: @unchecked Sendable {
         steps8.deallocate()
         nearest8.deallocate()
         tetrahedra.deallocate()
+        steps16?.deallocate()
+        floatInput?.deallocate()
+        curves?.deallocate()
+        vector?.deallocate()
     }
 
     // MARK: One pixel
@@ -143,7 +248,50 @@ struct LatticeKernel: @unchecked Sendable {
         return lattice[base &+ step]
     }
 
+    /// The output stage on a lattice value (red, green, blue): each channel's position in its
+    /// table, clamped to the table (NaN to its start), and a lerp between the two samples around
+    /// it. The AVX2 loops do the same operations.
+    @_transparent
+    func curved(_ value: SIMD4<Float>, _ table: UnsafePointer<Float>) -> SIMD4<Float> {
+        let samples = ChannelStages.outputSamples
+        let last = Float(samples - 1)
+        var out = SIMD4<Float>(repeating: 0)
+        for channel in 0..<3 {
+            var t = (value[channel] - curveMin[channel]) * curveInverseStep[channel]
+            t = t > 0 ? t : 0
+            t = t < last ? t : last
+            let node = min(Int(t), samples - 2)
+            let low = table[channel &* samples &+ node], high = table[channel &* samples &+ node &+ 1]
+            out[channel] = low + (high - low) * (t - Float(node))
+        }
+        return out
+    }
+
     // MARK: Splitting inputs
+
+    /// A 16-bit code's lower node (as a lattice offset on `axis`) and fraction, from the input
+    /// stage's table when there is one.
+    @_transparent
+    func step16(_ code: UInt16, axis: Int, stride: Int, _ shaped: UnsafePointer<Step>?) -> (offset: Int, fraction: Float) {
+        if let shaped {
+            let step = shaped[axis &* 65536 &+ Int(code)]
+            return (Int(step.offset), step.fraction)
+        }
+        let (node, fraction) = split16(code)
+        return (node &* stride, fraction)
+    }
+
+    /// A Float input through the input stage's table: clamped to 0...1 (NaN to 0), then the
+    /// stage's value, linearly interpolated between the two samples around it.
+    @_transparent
+    func shapedFloat(_ value: Float, channel: Int, _ table: UnsafePointer<Float>) -> Float {
+        let samples = ChannelStages.floatInputSamples
+        let clamped = value > 0 ? min(value, 1) : 0
+        let t = clamped * Float(samples - 1)
+        let node = min(Int(t), samples - 2)
+        let low = table[channel &* samples &+ node], high = table[channel &* samples &+ node &+ 1]
+        return low + (high - low) * (t - Float(node))
+    }
 
     /// A 16-bit code's lower node and fraction on one axis, in exact integer arithmetic (the
     /// division by the constant 65535 compiles to a multiply and shift).

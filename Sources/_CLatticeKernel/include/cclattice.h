@@ -1,0 +1,56 @@
+// The 8-bit trilinear and tetrahedral loops of ColorCubeApplier's LatticeKernel, written for
+// AVX2 + FMA and chosen at run time. It has no stable API: only ColorCubeApplier calls it, with
+// tables it built and owns. Trilinear fetches a cell as four 32-byte rows (a node and its red
+// neighbour) and lerps green, blue, then red; both interpolations use fused multiply-adds. So an
+// 8-bit result may differ from the Swift loops' by one code where the exact value lies within
+// Float32 error of a half code (27 and 130 of the 50,331,648 samples of all 2^24 colours through
+// a 64-cube, trilinear and tetrahedral). The Swift loops stay the portable fallback and the
+// reference these are tested against.
+#ifndef COLORCUBE_CCLATTICE_H
+#define COLORCUBE_CCLATTICE_H
+
+#include <stdint.h>
+
+/// One 8-bit code on one axis: the lower node's offset in the lattice (in nodes) and the
+/// fraction towards the next node. Swift's LatticeKernel tables use this type.
+typedef struct cclattice_step {
+    int32_t offset;
+    float fraction;
+} cclattice_step;
+
+/// Everything the loops read, fixed when the engine is made.
+typedef struct cclattice_kernel {
+    /// Nodes of four floats (red, green, blue, unused), red fastest, 16-byte aligned.
+    const float *lattice;
+    /// 3 x 256 steps: red codes, then green, then blue.
+    const cclattice_step *steps;
+    /// 8 pairs of node offsets: the two inner corners of the tetrahedron for each outcome of
+    /// (x > y, y > z, x > z) as bits 2, 1, 0.
+    const int32_t *tetrahedra;
+    int64_t green_stride;
+    int64_t blue_stride;
+    /// strength * 255 and 1 - strength.
+    float scale;
+    float keep;
+    /// Non-zero when strength < 1 (the input is mixed back in).
+    int32_t mixes;
+    /// Per-channel output curves, or NULL: 3 tables of `curve_samples` floats (red, green,
+    /// blue), sample j of channel c at lattice value curve_min[c] + j / curve_inverse_step[c].
+    const float *curves;
+    int32_t curve_samples;
+    float curve_min[4];
+    float curve_inverse_step[4];
+} cclattice_kernel;
+
+/// 1 when this CPU runs the loops below (x86-64 with AVX2 and FMA), else 0: never call them then.
+int cclattice_available(void);
+
+/// Applies the look to `count` interleaved 8-bit pixels of `stride` samples (3 or 4), red, green
+/// and blue at the given offsets; `source` and `destination` are the same buffer or do not
+/// overlap. With stride 4 and distinct buffers the fourth sample is copied.
+void cclattice_trilinear8(const cclattice_kernel *kernel, const uint8_t *source, uint8_t *destination,
+                          int64_t count, int64_t stride, int64_t red, int64_t green, int64_t blue);
+void cclattice_tetrahedral8(const cclattice_kernel *kernel, const uint8_t *source, uint8_t *destination,
+                            int64_t count, int64_t stride, int64_t red, int64_t green, int64_t blue);
+
+#endif
