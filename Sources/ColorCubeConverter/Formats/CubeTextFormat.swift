@@ -25,7 +25,7 @@ public struct CubeTextFormat: LUTFileFormat {
     public var name: String { "cube" }
     public var displayName: String { ".cube (Adobe/Iridas, Resolve)" }
     public var noun: String { "a .cube" }
-    public var extensions: [String] { ["cube"] }
+    public var extensions: [String] { ["cube", "itx"] }
 
     /// Text with a `LUT_3D_SIZE` or `LUT_1D_SIZE` keyword in its first 4096 bytes.
     public func sniff(_ head: [UInt8]) -> Bool {
