@@ -39,7 +39,7 @@ public struct CinespaceFormat: LUTFileFormat {
         displayName + (look.transform.operations.count > 1 ? " with a pre-LUT" : "")
     }
 
-    /// True for a look .csp holds exactly: a 3D LUT over 0...1; a 1D LUT whose curves are evenly
+    /// True for a chain .csp holds exactly: a 1D LUT whose curves are evenly
     /// spaced over 0...1 with one length; or a 1D LUT then a 3D LUT over 0...1 where the 1D LUT
     /// becomes the pre-LUT, when Cinespace's curve through each channel's points stays within
     /// `preLUTTolerance` of the straight lines between them (checked halfway along every segment:
@@ -48,7 +48,8 @@ public struct CinespaceFormat: LUTFileFormat {
         let ops = transform.operations
         switch ops.count {
         case 1:
-            if let lattice = ops[0] as? LUT3DOp { return lattice.hasUnitDomain }
+            // A plain 3D table over 0...1 takes the plain path (`write`), which writes the same file.
+            if ops[0] is LUT3DOp { return false }
             guard let table = ops[0] as? LUT1DOp else { return false }
             return table.curves.allSatisfy { $0.inputs == .uniform(0...1) && $0.outputs.count == table.curves[0].outputs.count }
         case 2:
@@ -72,18 +73,26 @@ public struct CinespaceFormat: LUTFileFormat {
         return true
     }
 
+    /// Writes `table` as a 3D .csp with an identity pre-LUT.
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
-        try writeChain(Transform([LUT3DOp(table: ColorCube(table))]), to: path, displayPath: displayPath, title: title)
+        try writeFile([LUT3DOp(table: ColorCube(table))], to: path, displayPath: displayPath, title: title)
     }
 
-    /// Writes a look `holdsExactly` accepts; any other look is baked into a plain 3D table by
+    /// Writes a chain `holdsExactly` accepts; any other look is baked into a plain 3D table by
     /// `LUTWriter` before it gets here.
+    /// - Throws: `LUTFileError.unsupported` for another chain, `FileError` when the file cannot
+    ///   be written.
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         guard holdsExactly(transform) else {
             throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D and a 3D LUT, not \(transform)")
         }
+        try writeFile(transform.operations, to: path, displayPath: displayPath, title: title)
+    }
+
+    /// Layout: the header, the metadata block holding the title, the pre-LUT (the leading 1D
+    /// LUT's points before a 3D LUT, else identity), then the 1D or 3D table.
+    private func writeFile(_ ops: [any TransformOp], to path: String, displayPath: String, title: String) throws {
         let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
-        let ops = transform.operations
         let lattice = ops.last as? LUT3DOp
         try writer.append("CSPLUTV100\n\(lattice == nil ? "1D" : "3D")\n\nBEGIN METADATA\n")
         let cleanTitle = String(title.map { $0.isNewline ? " " : $0 })
@@ -265,7 +274,7 @@ public struct CinespaceFormat: LUTFileFormat {
     /// each inner point is the slope between its neighbours (weighted by the spacing), and whose
     /// first and last segments are quadratics meeting the inner slope; a straight line for two
     /// points. `x` is clamped to the points' range.
-    static func cinespaceCurve(points: [Double], outputs: [Double], segment i: Int, x: Double) -> Double {
+    public static func cinespaceCurve(points: [Double], outputs: [Double], segment i: Int, x: Double) -> Double {
         let count = points.count
         if x <= points[0] { return outputs[0] }
         if x >= points[count - 1] { return outputs[count - 1] }

@@ -150,7 +150,7 @@ public struct Discreet1DLFormat: LUTFileFormat {
     }
 
     /// The output depth a file name such as "log_to10.lut" states after "to", or nil.
-    static func depth(fromFileName name: String) -> (bits: Int, half: Bool)? {
+    public static func depth(fromFileName name: String) -> (bits: Int, half: Bool)? {
         let lower = name.lowercased()
         guard let range = lower.range(of: "to") else { return nil }
         let rest = lower[range.upperBound...]

@@ -7,9 +7,11 @@ import ColorCubeTransform
 /// equal sizes), an optional `global_transform` of 16 numbers, and `data`, after which come n^3
 /// lines "r g b" with BLUE varying fastest. Other lines and `#` comments are skipped.
 ///
-/// The global transform is four rows of four; as OpenColorIO does, the first three columns are
-/// multiplied by the grid size and the matrix is applied before the lattice (with the fourth
-/// column as offsets), so a file's identity transform reads inputs scaled by n.
+/// The global transform is four rows of four. As OpenColorIO does, the first three columns of the
+/// first three rows are multiplied by the grid size and applied to red, green and blue before the
+/// lattice, so a file's identity transform reads inputs scaled by n. The fourth column and row
+/// act only on alpha in OpenColorIO (an RGB image's alpha is 0 there), so they are read and left
+/// out: a look carries no alpha.
 public struct NukeVFFormat: LUTFileFormat {
     public init() {}
 
@@ -102,9 +104,8 @@ public struct NukeVFFormat: LUTFileFormat {
         if let global {
             let n = Double(size)
             let rows = (0..<3).map { SIMD3(global[4 * $0] * n, global[4 * $0 + 1] * n, global[4 * $0 + 2] * n) }
-            let offset = SIMD3(global[3], global[7], global[11])
             operations.append(try TextLUTParsing.operation(path: path, line: 1) { () throws(TransformError) in
-                try MatrixOp(rows: rows, offset: offset)
+                try MatrixOp(rows: rows)
             })
         }
         operations.append(LUT3DOp(table: try TextLUTParsing.cube(blueFastest: values, size: size, path: path, line: end)))
