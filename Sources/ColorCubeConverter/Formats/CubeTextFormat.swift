@@ -133,7 +133,8 @@ public struct CubeTextFormat: LUTFileFormat {
         return (range, count)
     }
 
-    /// Writes a chain `holdsExactly` accepts: `TITLE`, then for a 1D table `LUT_1D_SIZE` (and
+    /// Writes a chain `holdsExactly` accepts: `TITLE` (a `#` comment in a file with a 1D table,
+    /// which OpenColorIO would otherwise refuse), then for a 1D table `LUT_1D_SIZE` (and
     /// `LUT_1D_INPUT_RANGE` unless 0...1) and its entries; for a 3D table `LUT_3D_SIZE` with
     /// `LUT_3D_INPUT_RANGE` after a 1D table, or `DOMAIN_MIN`/`DOMAIN_MAX` alone, unless its
     /// domain is 0...1; the 1D entries come before the 3D ones. Values have `decimals` decimals.
@@ -150,7 +151,9 @@ public struct CubeTextFormat: LUTFileFormat {
         let cleanTitle = String(title.map { character -> Character in
             character == "\"" ? "'" : (character.isNewline ? " " : character)
         })
-        var header = "TITLE \"\(cleanTitle)\"\n"
+        // OpenColorIO's reader of the Resolve form (any file with a 1D table) refuses TITLE, so
+        // there the title goes in a comment.
+        var header = table == nil ? "TITLE \"\(cleanTitle)\"\n" : "# \(cleanTitle)\n"
         if let table, let spacing = Self.sharedSpacing(table) {
             header += "LUT_1D_SIZE \(spacing.count)\n"
             if spacing.range != 0...1 { header += "LUT_1D_INPUT_RANGE \(spacing.range.lowerBound) \(spacing.range.upperBound)\n" }
