@@ -1,6 +1,7 @@
 import ColorCubeConverter
 import ColorCubeCore
 import ColorCubeTransform
+import Foundation
 import Testing
 
 @Suite struct Spi1DFormatTests {
@@ -66,6 +67,15 @@ import Testing
         let path = try OCIOReference.write(file.1, named: file.0, in: folder)
         let agreement = try OCIOReference.compare(LUTReader.read(path: path), lutPath: path, bitDepth: bitDepth)
         #expect(agreement.isWithinGoals, "\(agreement)")
+    }
+
+    @Test func isReadOnly() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("x.spi1d")
+        #expect(throws: ConversionError.unsupportedOutput(path: path, reason: "an .spi1d holds a 1D table, not a cube; colorcube reads it but does not write it")) {
+            try LUTWriter.write(ColorCube.identity(size: 2), format: Spi1DFormat(), to: path, title: "x")
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func refusesBadFiles() throws {

@@ -24,7 +24,7 @@ public struct Discreet1DLFormat: LUTFileFormat {
     public var noun: String { "a Discreet 1D .lut" }
     public var extensions: [String] { ["lut"] }
     public var largestSize: Int? { nil }
-    public var sizeDescription: String { "1D tables only" }
+    public var sizeDescription: String { "a 1D table" }
     public func canHold(size: Int) -> Bool { false }
 
     /// Text whose first line that is not a comment is `LUT: ...` or a number.

@@ -91,6 +91,11 @@ extension LUTFileFormat {
             throw .unsupportedOutput(path: path, reason: reason)
         }
         if !canHold(size: size) {
+            // A format that holds no cube at all (a 1D table, a matrix) is read only: resampling
+            // would not help.
+            if largestSize == nil, !ColorCube.sizeRange.contains(where: canHold) {
+                throw .unsupportedOutput(path: path, reason: "\(noun) holds \(sizeDescription), not a cube; colorcube reads it but does not write it")
+            }
             throw .unsupportedSize(path: path, size: size, format: noun, sizes: sizeDescription, largestSize: largestSize)
         }
     }

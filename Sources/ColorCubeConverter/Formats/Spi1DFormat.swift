@@ -17,7 +17,7 @@ public struct Spi1DFormat: LUTFileFormat {
     public var noun: String { "an .spi1d" }
     public var extensions: [String] { ["spi1d"] }
     public var largestSize: Int? { nil }
-    public var sizeDescription: String { "1D tables only" }
+    public var sizeDescription: String { "a 1D table" }
     public func canHold(size: Int) -> Bool { false }
 
     public func read(path: String, options: LUTReadOptions) throws -> Look {

@@ -14,7 +14,7 @@ public struct SpiMtxFormat: LUTFileFormat {
     public var noun: String { "an .spimtx" }
     public var extensions: [String] { ["spimtx"] }
     public var largestSize: Int? { nil }
-    public var sizeDescription: String { "a matrix only" }
+    public var sizeDescription: String { "a matrix" }
     public func canHold(size: Int) -> Bool { false }
 
     public func read(path: String, options: LUTReadOptions) throws -> Look {
