@@ -61,6 +61,8 @@ import Testing
             (Self.header(type: "C", length: "3") + "RGB [\n0 0.5 1\n]\n", 10),
             (Self.header(type: "3D+1D", length: "2") + "Pre {\n0 1\n}\n{\n" + cube + "}\n", 8),
             (Self.header(type: "3D+1D", length: "2 2") + "{\n" + cube + "}\n", 19),
+            // A type C length far beyond a lattice's: checked against the values, not cubed.
+            (Self.header(type: "C", length: "1000000") + "RGB {\n0 0.5 1\n}\n", 10),
         ]
         for (text, line) in cases {
             #expect(try LUTTestFiles.malformedLine(text, named: "bad.lut") == line, "\(text.prefix(120))")

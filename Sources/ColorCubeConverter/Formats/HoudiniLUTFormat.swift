@@ -105,7 +105,8 @@ public struct HoudiniLUTFormat: LUTFileFormat {
         var blocks: [String: (values: [Double], line: Int)] = [:]
         var current: String?
         var pendingName: (name: String, line: Int)?
-        let cubeCount = lengths[0] * lengths[0] * lengths[0] * 3
+        // Type C's length may be up to a million entries: only a lattice size (2...256) is cubed.
+        let cubeCount = kind == "c" ? 0 : lengths[0] * lengths[0] * lengths[0] * 3
         while scanner.nextLine() {
             for index in 0..<scanner.tokenCount {
                 let token = scanner.token(index)
