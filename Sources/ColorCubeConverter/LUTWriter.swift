@@ -30,8 +30,8 @@ public enum LUTWriter {
     /// The largest cube Core Image is reported to accept in `CIColorCube` (sizes 2...64).
     public static let coreImageMaximumSize = 64
 
-    /// Writes `look` to `path` as `format`. A format that holds chains (`holdsChains`) gets the
-    /// look's operations as they are unless `size` asks for a cube; every other format gets the
+    /// Writes `look` to `path` as `format`. A format that holds this look's chain
+    /// (`holdsExactly`) gets the look's operations as they are unless `size` asks for a cube; every other format gets the
     /// look baked into a cube of `size` (default: the look's natural size), the baking error measured.
     /// `interpolation` is how the look's 3D LUTs are read while baking (a plain cube of the asked
     /// size is written as it is).
@@ -41,7 +41,7 @@ public enum LUTWriter {
     @discardableResult
     public static func write(_ look: Look, format: any LUTFileFormat, to path: String, title: String,
                              size: Int? = nil, interpolation: Interpolation? = nil, options: Options = Options()) throws -> Report {
-        if format.holdsChains, size == nil {
+        if size == nil, format.holdsExactly(look.transform) {
             try AtomicFile.write(to: path) { temporary in
                 try format.writeChain(look.transform, to: temporary, displayPath: path, title: title)
             }

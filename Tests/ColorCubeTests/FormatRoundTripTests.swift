@@ -36,10 +36,16 @@ import Testing
         // Rounding to 16 bits plus Little CMS's 16-bit interpolation at nodes that do not fall on
         // whole 16-bit inputs.
         ("icc", nil, 3 / 65535),
+        ("spi3d", nil, 5e-7 + 1e-7),
+        ("csp", nil, 5e-7 + 1e-7),
+        ("houdini", nil, 5e-7 + 1e-7),
+        ("vf", nil, 5e-7 + 1e-7),
+        ("m3d", nil, 0.5 / 4095 + 1e-6),
     ]
 
     @Test func everyFormatOfTheTableIsTested() {
-        #expect(Set(LUTFormats.names) == Set(Self.cases.map(\.0)))
+        // Formats that hold no cube (a 1D table, a matrix) are read only; each has its own tests.
+        #expect(Set(LUTFormats.all.filter { $0.canHold(size: 16) }.map(\.name)) == Set(Self.cases.map(\.0)))
         #expect(LUTFormats.names.count == LUTFormats.all.count)
     }
 
@@ -60,7 +66,8 @@ import Testing
     @Test func formatsAreToldByContentWithoutAnExtension() throws {
         let folder = try TemporaryDirectory()
         let cube = try Self.look(size: 4)
-        let sniffed: [any LUTFileFormat] = [CubeTextFormat(), HaldFormat(), DeviceLinkFormat()]
+        let sniffed: [any LUTFileFormat] = [CubeTextFormat(), HaldFormat(), DeviceLinkFormat(), Spi3DFormat(), CinespaceFormat(),
+                                            HoudiniLUTFormat(), NukeVFFormat()]
         for format in sniffed {
             let named = folder.file("look.\(format.extensions[0])")
             try LUTWriter.write(cube, format: format, to: named, title: "look")
@@ -140,11 +147,13 @@ import Testing
         let file = try OutputFile(path: path)
         try file.write("just some notes\n")
         try file.close()
-        #expect(throws: LUTFileError.unknownFormat(path: path, readable: [".bin/.raw", ".cube", ".3dl", ".png", ".icc/.icm"])) {
+        #expect(throws: LUTFileError.unknownFormat(path: path, readable: [".bin/.raw", ".cube/.itx", ".3dl", ".png", ".icc/.icm",
+                                                                            ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d"])) {
             try LUTReader.read(path: path)
         }
         #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.extensionGroups).description
-            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube, .3dl, .png and .icc/.icm files")
+            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .png, .icc/.icm, .spi1d, .spi3d, "
+                + ".spimtx, .csp, .lut, .vf and .m3d files")
     }
 
     @Test func cubeDomainIsReported() throws {

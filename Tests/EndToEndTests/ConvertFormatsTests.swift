@@ -126,9 +126,9 @@ enum ImageDifference {
         result = try CommandRunner.run(["convert", scratch.file("absent.png"), "--resample", "300"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("invalid --resample 300; use 2 to 256 points per axis"))
-        result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.lut")])
+        result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.lux")])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("cannot tell the format of \(scratch.file("a.lut")) from its extension"))
+        #expect(result.stderr.contains("cannot tell the format of \(scratch.file("a.lux")) from its extension"))
         #expect(scratch.listing().isEmpty)
     }
 

@@ -25,7 +25,7 @@ public struct CubeTextFormat: LUTFileFormat {
     public var name: String { "cube" }
     public var displayName: String { ".cube (Adobe/Iridas, Resolve)" }
     public var noun: String { "a .cube" }
-    public var extensions: [String] { ["cube"] }
+    public var extensions: [String] { ["cube", "itx"] }
 
     /// Text with a `LUT_3D_SIZE` or `LUT_1D_SIZE` keyword in its first 4096 bytes.
     public func sniff(_ head: [UInt8]) -> Bool {
@@ -103,6 +103,87 @@ public struct CubeTextFormat: LUTFileFormat {
     }
 
     // MARK: Writing
+
+    /// True for the chains a .cube holds as they are: a 1D table (LUT_1D_SIZE, with
+    /// LUT_1D_INPUT_RANGE when its domain is not 0...1), a 1D table then a 3D table (Resolve's
+    /// shaper form; the 3D domain the same in every channel, LUT_3D_INPUT_RANGE), or a 3D table
+    /// over a domain other than 0...1 (DOMAIN_MIN/DOMAIN_MAX). A 1D table qualifies when its three curves are
+    /// evenly spaced over one range with one length of at most 65536 entries.
+    public func holdsExactly(_ transform: Transform) -> Bool {
+        let ops = transform.operations
+        switch ops.count {
+        case 1:
+            // A plain 3D table over 0...1 takes the plain path (`write`), which writes the same file.
+            if let lattice = ops[0] as? LUT3DOp { return !lattice.hasUnitDomain }
+            return Self.sharedSpacing(ops[0]) != nil
+        case 2:
+            guard Self.sharedSpacing(ops[0]) != nil, let lattice = ops[1] as? LUT3DOp else { return false }
+            return lattice.domainMin == SIMD3(repeating: lattice.domainMin.x) && lattice.domainMax == SIMD3(repeating: lattice.domainMax.x)
+        default:
+            return false
+        }
+    }
+
+    /// The one input range and length of a 1D table whose curves share them, else nil.
+    private static func sharedSpacing(_ op: any TransformOp) -> (range: ClosedRange<Double>, count: Int)? {
+        guard let table = op as? LUT1DOp, case .uniform(let range) = table.curves[0].inputs else { return nil }
+        let count = table.curves[0].outputs.count
+        guard shaperSizeRange.contains(count),
+              table.curves.allSatisfy({ $0.inputs == .uniform(range) && $0.outputs.count == count }) else { return nil }
+        return (range, count)
+    }
+
+    /// Writes a chain `holdsExactly` accepts: `TITLE` (a `#` comment in a file with a 1D table,
+    /// which OpenColorIO would otherwise refuse), then for a 1D table `LUT_1D_SIZE` (and
+    /// `LUT_1D_INPUT_RANGE` unless 0...1) and its entries; for a 3D table `LUT_3D_SIZE` with
+    /// `LUT_3D_INPUT_RANGE` after a 1D table, or `DOMAIN_MIN`/`DOMAIN_MAX` alone, unless its
+    /// domain is 0...1; the 1D entries come before the 3D ones. Values have `decimals` decimals.
+    /// - Throws: `LUTFileError.unsupported` for a chain a .cube cannot hold, `FileError` when the
+    ///   file cannot be written.
+    public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        guard holdsExactly(transform) else {
+            throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D table, a 3D table or a 1D then a 3D table, not \(transform)")
+        }
+        let ops = transform.operations
+        let table = ops.first as? LUT1DOp
+        let lattice = ops.last as? LUT3DOp
+        let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
+        let cleanTitle = String(title.map { character -> Character in
+            character == "\"" ? "'" : (character.isNewline ? " " : character)
+        })
+        // OpenColorIO's reader of the Resolve form (any file with a 1D table) refuses TITLE, so
+        // there the title goes in a comment.
+        var header = table == nil ? "TITLE \"\(cleanTitle)\"\n" : "# \(cleanTitle)\n"
+        if let table, let spacing = Self.sharedSpacing(table) {
+            header += "LUT_1D_SIZE \(spacing.count)\n"
+            if spacing.range != 0...1 { header += "LUT_1D_INPUT_RANGE \(spacing.range.lowerBound) \(spacing.range.upperBound)\n" }
+        }
+        if let lattice {
+            header += "LUT_3D_SIZE \(lattice.size)\n"
+            if !lattice.hasUnitDomain {
+                if table != nil {
+                    header += "LUT_3D_INPUT_RANGE \(lattice.domainMin.x) \(lattice.domainMax.x)\n"
+                } else {
+                    let (low, high) = (lattice.domainMin, lattice.domainMax)
+                    header += "DOMAIN_MIN \(low.x) \(low.y) \(low.z)\nDOMAIN_MAX \(high.x) \(high.y) \(high.z)\n"
+                }
+            }
+        }
+        try writer.append(header)
+        if let table {
+            for index in table.curves[0].outputs.indices {
+                try writer.appendFixedLine(Float(table.curves[0].outputs[index]), Float(table.curves[1].outputs[index]),
+                                           Float(table.curves[2].outputs[index]))
+            }
+        }
+        if let lattice {
+            try lattice.table.forEachChunk { _, entries in
+                for entry in entries { try writer.appendFixedLine(entry.x, entry.y, entry.z) }
+            }
+        }
+        try writer.close()
+    }
+
 
     /// Writes `table` as an Adobe .cube to `path` (created or truncated); `displayPath` names it in
     /// errors.

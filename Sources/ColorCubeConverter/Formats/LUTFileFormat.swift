@@ -45,8 +45,12 @@ public protocol LUTFileFormat: Sendable {
     /// True when the format holds a whole chain (1D and 3D LUTs, matrices, ...), so `writeChain`
     /// writes a look without baking it; false for formats that hold one plain cube.
     var holdsChains: Bool { get }
-    /// Writes `transform` as a chain to `path` (created or truncated); only for formats whose
-    /// `holdsChains` is true. `displayPath` names the file in errors.
+    /// True when `writeChain` writes `transform` as it is, with nothing baked: always for a
+    /// format that `holdsChains`; for others, the chains their syntax has room for (a .cube's
+    /// 1D shaper then 3D table, a .csp's pre-LUT then 3D table). `LUTWriter` asks this first.
+    func holdsExactly(_ transform: Transform) -> Bool
+    /// Writes `transform` as a chain to `path` (created or truncated); only for transforms
+    /// `holdsExactly` accepts. `displayPath` names the file in errors.
     func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws
     /// Writes `table` to `path` (created or truncated; `LUTWriter` makes it atomic); `displayPath`
     /// names the file in errors. `title` goes where the format has one; `bitDepth` is one of
@@ -68,6 +72,7 @@ extension LUTFileFormat {
     public func sniff(_ head: [UInt8]) -> Bool { false }
     public func describe(_ look: Look) -> String { displayName }
     public var holdsChains: Bool { false }
+    public func holdsExactly(_ transform: Transform) -> Bool { holdsChains }
     public var readsImages: Bool { false }
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds one plain cube, not a chain")
@@ -86,6 +91,11 @@ extension LUTFileFormat {
             throw .unsupportedOutput(path: path, reason: reason)
         }
         if !canHold(size: size) {
+            // A format that holds no cube at all (a 1D table, a matrix) is read only: resampling
+            // would not help.
+            if largestSize == nil, !ColorCube.sizeRange.contains(where: canHold) {
+                throw .unsupportedOutput(path: path, reason: "\(noun) holds \(sizeDescription), not a cube; colorcube reads it but does not write it")
+            }
             throw .unsupportedSize(path: path, size: size, format: noun, sizes: sizeDescription, largestSize: largestSize)
         }
     }

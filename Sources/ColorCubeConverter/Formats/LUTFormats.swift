@@ -12,6 +12,14 @@ public enum LUTFormats {
         ThreeDLFormat(),
         HaldFormat(),
         DeviceLinkFormat(),
+        Spi1DFormat(),
+        Spi3DFormat(),
+        SpiMtxFormat(),
+        CinespaceFormat(),
+        HoudiniLUTFormat(),
+        Discreet1DLFormat(),
+        NukeVFFormat(),
+        PandoraFormat(),
     ]
 
     /// The format `convert --format` calls `name` ("raw", "cube", "3dl", "png", "icc"), or nil.
@@ -25,9 +33,17 @@ public enum LUTFormats {
         return all.first { $0.extensions.contains(lowered) }
     }
 
-    /// The format `path`'s extension names, or nil.
+    /// The format `path`'s extension names, or nil. When formats share the extension (.lut is
+    /// Houdini's and Discreet's), the one whose `sniff` accepts the file's first bytes, else the
+    /// first in table order.
     public static func forPath(_ path: String) -> (any LUTFileFormat)? {
-        forExtension(FilePath.pathExtension(path))
+        let lowered = FilePath.pathExtension(path).lowercased()
+        let candidates = all.filter { $0.extensions.contains(lowered) }
+        if candidates.count > 1, let head = BinaryFile.readPrefix(path: path, count: 4096),
+           let match = candidates.first(where: { $0.sniff(head) }) {
+            return match
+        }
+        return candidates.first
     }
 
     /// The format the first 4096 bytes of `path` show, or nil (also when it cannot be read).
@@ -41,7 +57,11 @@ public enum LUTFormats {
 
     /// Every format's extensions with dots, "/" between a format's own: ".bin/.raw", ".cube", ...
     public static var extensionGroups: [String] {
-        all.map { $0.extensions.map { "." + $0 }.joined(separator: "/") }
+        var seen: Set<String> = []
+        return all.compactMap { format in
+            let fresh = format.extensions.filter { seen.insert($0).inserted }
+            return fresh.isEmpty ? nil : fresh.map { "." + $0 }.joined(separator: "/")
+        }
     }
 
     /// "a, b, c or d" (with `joinedBy` "or"), "a and b", "a".

@@ -1,0 +1,111 @@
+import ColorCubeCore
+import ColorCubeTransform
+
+/// Sony Pictures Imageworks 1D LUTs (.spi1d), read as OpenColorIO reads them.
+///
+/// Header lines, until a line starting with `{`: `Version 1` (the only version), `From lo hi`
+/// (the input range, default 0 1), `Length n` and `Components c` (1, 2 or 3); other header lines
+/// are ignored. Then n lines of c numbers and a line `}`. One component applies to all three
+/// channels; two components give red and green, and blue becomes 0 (as OpenColorIO does).
+/// Read as one 1D LUT whose entries are evenly spaced over `lo...hi`; inputs outside it read the
+/// first or last entry.
+public struct Spi1DFormat: LUTFileFormat {
+    public init() {}
+
+    public var name: String { "spi1d" }
+    public var displayName: String { ".spi1d (Sony Pictures Imageworks 1D)" }
+    public var noun: String { "an .spi1d" }
+    public var extensions: [String] { ["spi1d"] }
+    public var largestSize: Int? { nil }
+    public var sizeDescription: String { "a 1D table" }
+    public func canHold(size: Int) -> Bool { false }
+
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
+            try Self.parse(bytes, path: path)
+        }, format: self)
+    }
+
+    /// A 1D table is not a cube: `LUTWriter` validates the size first, which `canHold` refuses.
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D table, not a cube")
+    }
+
+    /// Parses .spi1d text; `path` names the file in errors.
+    /// - Throws: `LUTFileError.malformed` with the line of the first problem: a version other
+    ///   than 1, a malformed `From`, `Length` or `Components` line, a missing tag, a data line
+    ///   with the wrong count of values or a value that is not a finite number, more or fewer data
+    ///   lines than `Length`, an empty input range.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+        var scanner = TextLineScanner(bytes)
+        var version: Int?, length: Int?, components: Int?
+        var from = (0.0, 1.0)
+        var fromLine = 1
+        var opened = false
+        while !opened, scanner.nextLine() {
+            guard scanner.tokenCount > 0 else { continue }
+            let first = scanner.token(0)
+            let line = scanner.lineNumber
+            if scanner.string(first).hasPrefix("{") {
+                opened = true
+            } else if scanner.token(first, is: "VERSION") {
+                guard scanner.tokenCount == 2 else { throw .malformed(path: path, line: line, reason: "Version needs one whole number") }
+                version = try TextLUTParsing.whole(scanner, 1, in: 1...1, path: path, what: "Version (only version 1 exists)")
+            } else if scanner.token(first, is: "FROM") {
+                guard scanner.tokenCount == 3 else { throw .malformed(path: path, line: line, reason: "From needs two numbers, e.g. From 0.0 1.0") }
+                from = (try TextLUTParsing.number(scanner, 1, path: path, what: "From"),
+                        try TextLUTParsing.number(scanner, 2, path: path, what: "From"))
+                fromLine = line
+            } else if scanner.token(first, is: "LENGTH") {
+                guard scanner.tokenCount == 2 else { throw .malformed(path: path, line: line, reason: "Length needs one whole number") }
+                length = try TextLUTParsing.whole(scanner, 1, in: TextLUTParsing.lengthRange, path: path, what: "Length")
+            } else if scanner.token(first, is: "COMPONENTS") {
+                guard scanner.tokenCount == 2 else { throw .malformed(path: path, line: line, reason: "Components needs one whole number") }
+                components = try TextLUTParsing.whole(scanner, 1, in: 1...3, path: path, what: "Components")
+            }
+        }
+        let headerEnd = scanner.endOfFileLine
+        guard opened else { throw .malformed(path: path, line: headerEnd, reason: "no '{' opens the table") }
+        guard version != nil else { throw .malformed(path: path, line: headerEnd, reason: "no 'Version 1' line before '{'") }
+        guard let length else { throw .malformed(path: path, line: headerEnd, reason: "no 'Length n' line before '{'") }
+        guard let components else { throw .malformed(path: path, line: headerEnd, reason: "no 'Components c' line before '{'") }
+        guard from.1 != from.0 else {
+            throw .malformed(path: path, line: fromLine, reason: "From \(from.0) \(from.1) is an empty input range")
+        }
+        var entries: [[Double]] = [[], [], []]
+        let reserve = TextLUTParsing.reservation(declared: length, fileBytes: bytes.count, bytesPerEntry: 2 * components)
+        for channel in 0..<3 { entries[channel].reserveCapacity(reserve) }
+        var closed = false
+        while scanner.nextLine() {
+            guard scanner.tokenCount > 0 else { continue }
+            let line = scanner.lineNumber
+            if scanner.string(scanner.token(0)) == "}" { closed = true; break }
+            guard scanner.tokenCount == components else {
+                throw .malformed(path: path, line: line, reason: "expected \(components) value(s) per line (Components \(components)), found \(scanner.tokenCount)")
+            }
+            guard entries[0].count < length else {
+                throw .malformed(path: path, line: line, reason: "more entries than Length \(length)")
+            }
+            var values = SIMD3<Double>()
+            for index in 0..<components {
+                values[index] = try TextLUTParsing.number(scanner, index, path: path, what: "entry \(entries[0].count)")
+            }
+            if components == 1 { values = SIMD3(repeating: values.x) }
+            for channel in 0..<3 { entries[channel].append(values[channel]) }
+        }
+        let end = scanner.endOfFileLine
+        guard closed else { throw .malformed(path: path, line: end, reason: "no '}' closes the table") }
+        guard entries[0].count == length else {
+            throw .malformed(path: path, line: scanner.lineNumber, reason: "the table holds \(entries[0].count) entries; Length says \(length)")
+        }
+        // A decreasing From range runs the table backwards; OpenColorIO maps lo to 0 and hi to 1
+        // either way, so the table reversed over hi...lo is the same function.
+        let ascending = from.1 > from.0
+        let range = ascending ? from.0...from.1 : from.1...from.0
+        return Transform([try TextLUTParsing.operation(path: path, line: fromLine) { () throws(TransformError) in
+            try LUT1DOp(curves: entries.map { (outputs) throws(TransformError) in
+                try Curve(inputs: .uniform(range), outputs: ascending ? outputs : outputs.reversed())
+            })
+        }])
+    }
+}
