@@ -72,16 +72,22 @@ struct GlobalModel {
         values = Self.solve(matrix, rhs, count: unknowns)
     }
 
-    /// The model's colour for `color` (alpha lane 0).
+    /// The model's colour for `color` (alpha lane 0). Called once per tally colour, so it
+    /// allocates nothing.
     func callAsFunction(_ color: SIMD3<Double>) -> SIMD4<Double> {
-        var index = [Int](repeating: 0, count: 6)
-        var weight = [Double](repeating: 0, count: 6)
-        Self.basis(color, index: &index, weight: &weight)
+        let last = Double(Self.knots - 1)
         var result = SIMD4<Double>.zero
-        for a in 0..<6 {
-            result.x += weight[a] * values[0][index[a]]
-            result.y += weight[a] * values[1][index[a]]
-            result.z += weight[a] * values[2][index[a]]
+        for channel in 0..<3 {
+            var value = color[channel]
+            if !(value > 0) { value = 0 }
+            if value > 1 { value = 1 }
+            let position = value * last
+            let lower = min(Int(position), Self.knots - 2)
+            let fraction = position - Double(lower)
+            let at = channel * Self.knots + lower
+            result.x += (1 - fraction) * values[0][at] + fraction * values[0][at + 1]
+            result.y += (1 - fraction) * values[1][at] + fraction * values[1][at + 1]
+            result.z += (1 - fraction) * values[2][at] + fraction * values[2][at + 1]
         }
         return result
     }
