@@ -19,7 +19,7 @@ enum LearnSummary {
             + "99th percentile \(Diagnostics.decimal(report.percentile99DeltaE, places: 2)) "
             + "(over \(report.measuredPixels) pixels)")
         if report.pairs >= 2, !report.warnings.contains(where: { if case .pairsDisagree = $0 { true } else { false } }) {
-            Diagnostics.note("the pairs agree within \(Diagnostics.decimal(report.pairDisagreement, places: 2)) in L*a*b* "
+            Diagnostics.note("the pairs agree within \(Diagnostics.decimal(report.pairDisagreement, places: 2)) in L* "
                 + "on the colours they share")
         }
         if report.afterNoise > 0 {

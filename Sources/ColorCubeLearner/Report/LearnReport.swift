@@ -24,7 +24,7 @@ public struct LearnReport: Sendable, Equatable {
     /// explains (RMS); then the same for the 8-pixel high-pass.
     public var fineDetail: (correlation: Double, amplitude: Double)
     public var broadDetail: (correlation: Double, amplitude: Double)
-    /// How differently two pairs map the colours both show (L*a*b*, see `PairAgreement`): the
+    /// How differently two pairs map the lightness of the colours both show (L*, see `PairAgreement`): the
     /// largest over every two pairs, 0 with one pair.
     public var pairDisagreement: Double = 0
     /// Signs that the edit was not a colour map; empty for a clean global edit.
