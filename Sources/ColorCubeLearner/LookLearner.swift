@@ -25,7 +25,8 @@ public final class LookLearner {
     /// fifth, averaged over the seven sample looks, give a CIEDE2000 mean of 0.096, 0.088, 0.085,
     /// 0.091, 0.100, 0.121 and 0.162 at 1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 3e-6 and 1e-5. Larger
     /// weights bend the colours the photos show; smaller ones let the colours they do not show
-    /// follow the few nearby pixels too closely.
+    /// follow the few nearby pixels too closely. (Chosen with the straight-line prior; not swept
+    /// again since `.globalModel` became the default.)
     public static let defaultSmoothness = 1e-7
     /// The `noiseSmoothness` a learner has unless told otherwise, chosen as `defaultSmoothness`
     /// was but with the afters saved as JPEG quality 90 (4:2:0): held-out means 0.515, 0.499 and
