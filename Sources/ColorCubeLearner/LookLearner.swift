@@ -25,7 +25,8 @@ public final class LookLearner {
     /// fifth, averaged over the seven sample looks, give a CIEDE2000 mean of 0.096, 0.088, 0.085,
     /// 0.091, 0.100, 0.121 and 0.162 at 1e-8, 3e-8, 1e-7, 3e-7, 1e-6, 3e-6 and 1e-5. Larger
     /// weights bend the colours the photos show; smaller ones let the colours they do not show
-    /// follow the few nearby pixels too closely.
+    /// follow the few nearby pixels too closely. (Chosen with the straight-line prior; not swept
+    /// again since `.globalModel` became the default.)
     public static let defaultSmoothness = 1e-7
     /// The `noiseSmoothness` a learner has unless told otherwise, chosen as `defaultSmoothness`
     /// was but with the afters saved as JPEG quality 90 (4:2:0): held-out means 0.515, 0.499 and
@@ -34,6 +35,18 @@ public final class LookLearner {
     /// Smoothness added per squared code of after noise (`PairNoise`): the balance between data
     /// and prior moves with the noise's variance, as in any least-squares fit.
     public let noiseSmoothness: Double
+    /// What the smoothness penalty pulls the lattice towards where the photos are silent.
+    public enum Prior: String, Sendable, CaseIterable {
+        /// Straight lines: second differences of the lattice itself are penalised, so unseen
+        /// colours continue the seen ones linearly (the learner's first prior).
+        case straightLines = "lines"
+        /// A global model of the edit fitted to the same pixels (per-channel curves and colour
+        /// mixing, see `GlobalModel`): second differences of the lattice's departure from it are
+        /// penalised, so unseen colours follow the edit's curves.
+        case globalModel = "global"
+    }
+    /// The prior `fit` uses (default `.globalModel`).
+    public var prior: Prior = .globalModel
     /// Pixels kept for the report across all pairs; past it every pair keeps half as many.
     static let sampleBudget = 1 << 21
 
@@ -89,8 +102,10 @@ public final class LookLearner {
         guard smoothness.isFinite, smoothness >= 0 else { throw .invalidSmoothness(smoothness) }
         guard tally.pixels > 0 else { throw .noPixels }
         let used = effectiveSmoothness(smoothness)
-        let solution = LatticeSolver.solve(tally: tally.entries, totalWeight: tally.totalWeight, size: size,
-                                           smoothness: used)
+        let entries = tally.entries
+        let model = prior == .globalModel ? GlobalModel(tally: entries, totalWeight: tally.totalWeight) : .identity
+        let solution = LatticeSolver.solve(tally: entries, totalWeight: tally.totalWeight, size: size,
+                                           smoothness: used, prior: model)
         lastIterations = [solution.iterations]
         lastSmoothness = used
         var values = [Float](repeating: 1, count: size * size * size * 4)
@@ -139,6 +154,7 @@ public final class LookLearner {
             regionVariation: diagnosis.regionVariation, regionVariationPair: diagnosis.regionVariationPair,
             fineDetail: diagnosis.fine, broadDetail: diagnosis.broad, warnings: diagnosis.warnings)
         report.afterNoise = afterNoise
+        report.pairDisagreement = diagnosis.pairDisagreement
         report.smoothness = lastSmoothness
         return report
     }

@@ -18,6 +18,10 @@ enum LearnSummary {
         Diagnostics.note("fit on the pairs: CIEDE2000 mean \(Diagnostics.decimal(report.meanDeltaE, places: 2)), "
             + "99th percentile \(Diagnostics.decimal(report.percentile99DeltaE, places: 2)) "
             + "(over \(report.measuredPixels) pixels)")
+        if report.pairs >= 2, !report.warnings.contains(where: { if case .pairsDisagree = $0 { true } else { false } }) {
+            Diagnostics.note("the pairs agree within \(Diagnostics.decimal(report.pairDisagreement, places: 2)) in L* "
+                + "on the colours they share")
+        }
         if report.afterNoise > 0 {
             Diagnostics.note("the afters carry compression noise (\(Diagnostics.decimal(report.afterNoise, places: 2)) codes): "
                 + "busy areas counted less, smoothness raised to \(String(format: "%.2g", report.smoothness))")

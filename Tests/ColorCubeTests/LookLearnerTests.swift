@@ -239,6 +239,39 @@ enum LearnBench {
         #expect(report.warnings.isEmpty, "\(report.warnings) \(report.regionVariation) \(report.fineDetail) \(report.broadDetail)")
     }
 
+    /// `image` with its contrast raised by `gain` around its own mean code value, as an editor's
+    /// contrast slider pivoting on each photo's mean does: the same before colour maps
+    /// differently in each photo.
+    static func contrastAroundOwnMean(_ image: RasterImage, gain: Double) -> RasterImage {
+        guard case .eight(let samples) = image.pixels else { return image }
+        let mean = Double(samples.reduce(0) { $0 + Int($1) }) / Double(max(samples.count, 1))
+        var result = image
+        result.pixels = .eight(samples.map { UInt8(max(0, min(255, (mean + gain * (Double($0) - mean)).rounded()))) })
+        return result
+    }
+
+    @Test func pairsThatMapColoursDifferentlyAreReported() throws {
+        let photos = Array(try LearnBench.photos().prefix(3))
+        let look = try LearnBench.look("teal-orange")
+        func report(_ after: (RasterImage) throws -> RasterImage) throws -> LearnReport {
+            let learner = LookLearner()
+            for photo in photos {
+                try learner.add(before: LearnBench.buffer(photo.image), after: LearnBench.buffer(try after(photo.image)), name: photo.name)
+            }
+            return learner.report(for: try learner.fit(size: 33))
+        }
+        func disagreement(_ report: LearnReport) -> Bool {
+            report.warnings.contains { if case .pairsDisagree = $0 { true } else { false } }
+        }
+        let same = try report { LearnBench.apply(look, to: $0) }
+        let sameJPEG = try report { try LearnBench.jpeg(LearnBench.apply(look, to: $0), quality: 90) }
+        let adapting = try report { Self.contrastAroundOwnMean($0, gain: 1.4) }
+        print("pairs' disagreement: one look \(same.pairDisagreement) (PNG), \(sameJPEG.pairDisagreement) (JPEG q90); "
+            + "contrast around each photo's mean \(adapting.pairDisagreement)")
+        #expect(!disagreement(same) && !disagreement(sameJPEG), "\(same.warnings) \(sameJPEG.warnings)")
+        #expect(disagreement(adapting), "\(adapting.pairDisagreement)")
+    }
+
     @Test func noCleanGlobalEditIsWarnedAbout() throws {
         // Every sample look on every photo, exported losslessly and as JPEG q90: 70 clean edits.
         var warned: [String] = []

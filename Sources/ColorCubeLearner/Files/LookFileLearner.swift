@@ -25,17 +25,20 @@ public enum LookFileLearner {
     /// and writes it to `output` atomically in `format`. Each pair is decoded (the two images at
     /// once), summed by colour and dropped before the next is read.
     /// - Parameter size: lattice points per axis; nil takes `defaultSize(for:)`.
+    /// - Parameter prior: what unseen colours are pulled towards (see `LookLearner.Prior`).
     /// - Throws: `LearnError` (pairing, different pixel sizes: checked before anything is
     ///   written), `ImageError` for an unreadable image, `ConversionError` when the format cannot
     ///   hold the size, `SafetyError` when `output` is an input. Nothing is written on failure.
     public static func learn(before: String, after: String, output: String, format: any LUTFileFormat,
-                             size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness) throws -> Result {
+                             size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness,
+                             prior: LookLearner.Prior = .globalModel) throws -> Result {
         let size = size ?? defaultSize(for: format)
         guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
         try format.validate(size: size, bitDepth: nil, path: output)
         let pairs = try ImagePairs.find(before: before, after: after)
         try OutputSafety.refuseOverwritingInput(output: output, inputs: pairs.pairs.flatMap { [$0.before, $0.after] })
         let learner = LookLearner()
+        learner.prior = prior
         for pair in pairs.pairs {
             let (beforeImage, afterImage) = try readBoth(pair)
             guard beforeImage.width == afterImage.width, beforeImage.height == afterImage.height else {

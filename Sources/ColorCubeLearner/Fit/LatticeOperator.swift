@@ -139,6 +139,27 @@ final class LatticeOperator {
         }
     }
 
+    /// lambda K x alone (the smoothness term, no data and no ridge), node by node on one thread:
+    /// what the solver adds to the right-hand side so that the penalty falls on the lattice's
+    /// departure from a prior model rather than on the lattice itself.
+    func penaltyProduct(_ x: [SIMD4<Double>]) -> [SIMD4<Double>] {
+        var y = [SIMD4<Double>](repeating: .zero, count: x.count)
+        guard lambda > 0 else { return y }
+        let strides = [1, grid.greenStride, grid.blueStride]
+        grid.forEachNode { slot, r, g, b in
+            var sum = SIMD4<Double>.zero
+            for (axis, p) in [r, g, b].enumerated() {
+                let span = reach[p]
+                guard span.low <= span.high else { continue }
+                for d in span.low...span.high {
+                    sum += penalty[5 * p + d + 2] * x[slot + d * strides[axis]]
+                }
+            }
+            y[slot] = sum
+        }
+        return y
+    }
+
     /// One Gauss-Seidel sweep on A x = rhs, in place, nodes in storage order (`forward`) or the
     /// reverse. A backward sweep is the adjoint of a forward one, which keeps the multigrid cycle
     /// symmetric.

@@ -4,17 +4,21 @@ import Foundation
 /// Solves for the lattice that fits the tally best, with a smoothness penalty, by conjugate
 /// gradients preconditioned with a multigrid cycle.
 ///
-/// The energy, for lattice values L (one system per output channel, the matrix shared):
+/// The energy, for lattice values L (one system per output channel, the matrix shared) and a
+/// prior model G evaluated at the nodes (`GlobalModel`, or the identity):
 ///
-///     (1/P) sum_c n_c |F_L(x_c) - y_c|^2  +  S (N-1) sum_axes sum |second difference of L|^2
-///                                         +  eps |L - identity|^2
+///     (1/P) sum_c n_c |F_L(x_c) - y_c|^2  +  S (N-1) sum_axes sum |second difference of (L - G)|^2
+///                                         +  eps |L - G|^2
 ///
 /// The factor N-1 makes the penalty approximate S times the integral of the squared second
 /// derivatives along red, green and blue over the unit cube, so one S means the same on every
-/// lattice size. The penalty does not see affine or multilinear colour maps (they have no second
-/// differences along an axis), so colours the photos never show are extended smoothly from the
-/// ones they do; eps = 1e-9 only settles the directions nothing else fixes (say, a lattice where
-/// the photos hold only greys), towards the identity.
+/// lattice size. The penalty does not see affine or multilinear departures from G (they have no
+/// second differences along an axis), so colours the photos never show follow the prior model's
+/// curves, shifted smoothly by what the photos show beyond it; with the identity as G that is
+/// straight lines. eps = 1e-9 only settles the directions nothing else fixes (say, a lattice
+/// where the photos hold only greys), towards G. As the penalty is quadratic, penalising L - G
+/// only adds lambda K G (and eps G) to the right-hand side; the matrix, and so the multigrid
+/// levels, are unchanged.
 ///
 /// The same energy on lattices of about half, a quarter... the points per axis makes the levels
 /// of `MultigridCycle`, which preconditions conjugate gradients on the requested size (the three
@@ -38,37 +42,47 @@ enum LatticeSolver {
     /// 1e-6, 0.05 at 1e-5); 1e-7 takes 22 iterations there, 1e-6 17.
     static let tolerance = 1e-7
 
-    static func solve(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, smoothness: Double) -> Solution {
+    static func solve(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, smoothness: Double,
+                      prior: GlobalModel = .identity) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
         // The levels' data terms are independent sums over the tally: built side by side.
         let built = Locked<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
         ParallelLoop.run(iterations: sizes.count) { index in
-            let equations = NormalEquations(tally: tally, totalWeight: totalWeight, size: sizes[index])
+            let equations = NormalEquations(tally: tally, totalWeight: totalWeight, size: sizes[index],
+                                            base: index == 0 ? prior : .identity)
             built.withLock { $0[index] = equations }
         }
         let levels = built.withLock { $0 }.compactMap { $0 }.map { LatticeOperator($0, smoothness: smoothness) }
         let cycle = MultigridCycle(levels: levels)
         let finest = levels[0]
-        let (values, count) = conjugateGradients(finest, preconditioner: cycle, start: finest.equations.averageGuess)
+        let last = Double(finest.grid.size - 1)
+        var model = [SIMD4<Double>](repeating: .zero, count: finest.grid.slotCount)
+        finest.grid.forEachNode { slot, r, g, b in
+            model[slot] = prior(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
+        }
+        let (values, count) = conjugateGradients(finest, preconditioner: cycle, start: finest.equations.averageGuess,
+                                                 prior: model)
         return Solution(values: values, grid: finest.grid, iterations: count)
     }
 
     /// Preconditioned conjugate gradients on the three channels at once (each with its own step
     /// lengths). Returns the solution and the iteration count.
+    /// `prior` holds the prior model's value at each node (padded like the lattice): the
+    /// smoothness term and the ridge penalise the departure from it.
     static func conjugateGradients(_ op: LatticeOperator, preconditioner: MultigridCycle,
-                                   start: [SIMD4<Double>]) -> ([SIMD4<Double>], Int) {
+                                   start: [SIMD4<Double>], prior: [SIMD4<Double>]) -> ([SIMD4<Double>], Int) {
         let grid = op.grid
         let n = grid.size
-        let last = Double(n - 1)
         let count = grid.slotCount
         // Work vectors over the padded lattice; the ghost slots stay zero throughout.
         let b = Vector(count), x = Vector(count), r = Vector(count), z = Vector(count), p = Vector(count), q = Vector(count)
         defer {
             for v in [b, x, r, z, p, q] { v.deallocate() }
         }
-        grid.forEachNode { slot, red, green, blue in
-            // The ridge pulls towards the identity.
-            b[slot] = op.equations.rhs[slot] + ridge * SIMD4(Double(red) / last, Double(green) / last, Double(blue) / last, 0)
+        // K (L - G) in place of K L: the right-hand side gains K G, and the ridge pulls towards G.
+        let pulled = op.penaltyProduct(prior)
+        grid.forEachNode { slot, _, _, _ in
+            b[slot] = op.equations.rhs[slot] + pulled[slot] + ridge * prior[slot]
             x[slot] = start[slot]
         }
         let runs = grid.runs

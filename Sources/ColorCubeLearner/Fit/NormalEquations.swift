@@ -13,8 +13,8 @@ struct NormalEquations {
     private(set) var matrix: [Double]
     /// Right-hand side per slot, red, green, blue and a zero lane.
     private(set) var rhs: [SIMD4<Double>]
-    /// A starting point: each node's identity colour moved by the weighted mean of (after - before)
-    /// over the colours around it; nodes without data keep the identity.
+    /// A starting point: each node's colour under the base model moved by the weighted mean of
+    /// (after - base(before)) over the colours around it; nodes without data keep the base model.
     private(set) var averageGuess: [SIMD4<Double>]
 
     /// Stencil index of corner b seen from corner a (corners numbered red 1, green 2, blue 4).
@@ -24,7 +24,7 @@ struct NormalEquations {
         return (dr + 1) + 3 * (dg + 1) + 9 * (db + 1)
     }
 
-    init(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int) {
+    init(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
         let grid = LatticeGrid(size: size)
         self.grid = grid
         var matrix = [Double](repeating: 0, count: grid.slotCount * 27)
@@ -47,7 +47,7 @@ struct NormalEquations {
                     * (corner & 4 != 0 ? f.z : low.z)
             }
             let base = grid.slot(node.x, node.y, node.z)
-            let offsetAfter = after - SIMD4(before.x, before.y, before.z, 0)
+            let offsetAfter = after - model(before)
             for a in 0..<8 {
                 let wa = n * weights[a]
                 let slot = base + corners[a]
@@ -66,8 +66,8 @@ struct NormalEquations {
         let last = Double(size - 1)
         var guess = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
         grid.forEachNode { slot, r, g, b in
-            let identity = SIMD4(Double(r) / last, Double(g) / last, Double(b) / last, 0)
-            guess[slot] = shiftWeight[slot] > 0 ? identity + shift[slot] / shiftWeight[slot] : identity
+            let prior = model(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
+            guess[slot] = shiftWeight[slot] > 0 ? prior + shift[slot] / shiftWeight[slot] : prior
         }
         self.matrix = matrix
         self.rhs = rhs

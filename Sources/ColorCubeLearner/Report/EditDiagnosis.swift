@@ -24,6 +24,7 @@ enum EditDiagnosis {
         var regionVariationPair: String?
         var fine: (correlation: Double, amplitude: Double)
         var broad: (correlation: Double, amplitude: Double)
+        var pairDisagreement: Double
         var warnings: [LearnWarning]
     }
 
@@ -76,9 +77,14 @@ enum EditDiagnosis {
                 warnings.append(.neighbourhoodEdit(radius: radius, correlation: r, amplitude: amplitude))
             }
         }
+        let agreement = PairAgreement.measure(sampler, pairs: pairs)
+        if agreement.disagreement > PairAgreement.limit, let names = agreement.pairs {
+            warnings.append(.pairsDisagree(first: names.0, second: names.1, difference: agreement.disagreement))
+        }
         return Result(measured: count, mean: mean, percentile99: p99, regionVariation: worstVariation,
                       regionVariationPair: worstPair, fine: (fine.coefficient, fine.explainedAmplitude),
-                      broad: (broad.coefficient, broad.explainedAmplitude), warnings: warnings)
+                      broad: (broad.coefficient, broad.explainedAmplitude),
+                      pairDisagreement: agreement.disagreement, warnings: warnings)
     }
 }
 

@@ -24,6 +24,9 @@ public struct LearnReport: Sendable, Equatable {
     /// explains (RMS); then the same for the 8-pixel high-pass.
     public var fineDetail: (correlation: Double, amplitude: Double)
     public var broadDetail: (correlation: Double, amplitude: Double)
+    /// How differently two pairs map the lightness of the colours both show (L*, see `PairAgreement`): the
+    /// largest over every two pairs, 0 with one pair.
+    public var pairDisagreement: Double = 0
     /// Signs that the edit was not a colour map; empty for a clean global edit.
     public var warnings: [LearnWarning]
     /// The after images' compression noise in 8-bit codes (`LookLearner.afterNoise`), 0 for
@@ -37,7 +40,7 @@ public struct LearnReport: Sendable, Equatable {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
             && a.coverage == b.coverage && a.measuredPixels == b.measuredPixels && a.meanDeltaE == b.meanDeltaE
             && a.percentile99DeltaE == b.percentile99DeltaE && a.regionVariation == b.regionVariation
-            && a.regionVariationPair == b.regionVariationPair && a.fineDetail == b.fineDetail
+            && a.regionVariationPair == b.regionVariationPair && a.pairDisagreement == b.pairDisagreement && a.fineDetail == b.fineDetail
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
             && a.smoothness == b.smoothness
     }

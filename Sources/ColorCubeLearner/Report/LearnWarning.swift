@@ -9,6 +9,10 @@ public enum LearnWarning: Sendable, Equatable, CustomStringConvertible {
     /// texture or local contrast (`radius` 8). `correlation` is Pearson's r of the residual's L*
     /// with the high-pass of the before luma; `amplitude` the L* the high-pass explains (RMS).
     case neighbourhoodEdit(radius: Int, correlation: Double, amplitude: Double)
+    /// Two pairs map the colours both show differently, by up to `difference` (L* units, the
+    /// 90th percentile over the colours they share, see `PairAgreement`): the edit adapts to each
+    /// photo, and the look averages the pairs.
+    case pairsDisagree(first: String, second: String, difference: Double)
 
     public var description: String {
         switch self {
@@ -20,6 +24,10 @@ public enum LearnWarning: Sendable, Equatable, CustomStringConvertible {
             "the edit depends on each pixel's neighbourhood (\(radius == 1 ? "sharpening" : "clarity or local contrast"): "
                 + "the residual follows the \(radius)-pixel high-pass with r = \(Self.format(correlation)), "
                 + "\(Self.format(amplitude)) L* RMS): the learned look keeps only the global colour part of the edit"
+        case .pairsDisagree(let first, let second, let difference):
+            "the pairs map the same colours differently (\(first) and \(second) by up to \(Self.format(difference)) "
+                + "in L*): the edit adapts to each photo, for example contrast around its own mean or auto tone; "
+                + "the look averages them"
         }
     }
 

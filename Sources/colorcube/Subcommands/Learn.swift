@@ -33,7 +33,13 @@ extension ColorCubeCommand {
         @Option(help: "Weight of the smoothness penalty on second differences (default \(LookLearner.defaultSmoothness); noisy afters such as JPEG exports add to it).")
         var smoothness: Double = LookLearner.defaultSmoothness
 
+        @Option(help: ArgumentHelp("What colours the photos do not show are pulled towards: global (curves and colour mixing fitted to the pairs) or lines (straight lines, the first learner's prior).", visibility: .hidden))
+        var prior: String = LookLearner.Prior.globalModel.rawValue
+
         func validate() throws {
+            guard LookLearner.Prior(rawValue: prior) != nil else {
+                throw ValidationError("invalid --prior \(prior); use global or lines")
+            }
             guard LUTFormats.forPath(output) != nil else {
                 throw ValidationError("cannot tell the format of \(output) from its extension; use "
                     + LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or"))
@@ -50,7 +56,8 @@ extension ColorCubeCommand {
             try Diagnostics.reportingFailures {
                 let format = LUTFormats.forPath(output) ?? CubeTextFormat()
                 let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
-                                                       size: size, smoothness: smoothness)
+                                                       size: size, smoothness: smoothness,
+                                                       prior: LookLearner.Prior(rawValue: prior) ?? .globalModel)
                 LearnSummary.print(result, output: output)
             }
         }

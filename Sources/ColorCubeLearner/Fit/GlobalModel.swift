@@ -1,0 +1,143 @@
+/// A simple global model of an edit, fitted to the same tally as the lattice: each output channel
+/// is a sum of three curves, one of each input channel,
+///
+///     G_k(r, g, b) = f_kr(r) + f_kg(g) + f_kb(b)
+///
+/// with every curve piecewise linear on `knots` evenly spaced knots over 0...1. This holds
+/// per-channel tone curves, any 3x3 colour matrix (a channel mixer, black and white through a
+/// colour filter, saturation in RGB), and a matrix followed by per-channel curves to first order;
+/// it has 3 x 17 unknowns per output channel instead of the lattice's size^3, so the photos
+/// almost always cover each curve's range even where they leave most of the cube empty.
+///
+/// The lattice's smoothness penalty then pulls towards this model rather than towards straight
+/// lines (`LatticeSolver`), so colours the photos never show follow the edit's curves and mixing.
+///
+/// The fit minimises (1/P) sum_c n_c |G(x_c) - y_c|^2 + mu (knots-1)^3 sum |second differences of
+/// each curve|^2 + eps |curves - identity|^2: the scale (knots-1)^3 makes mu the integral of the
+/// squared second derivative, the tiny eps settles the constants the three curves of a channel
+/// share (and any curve the photos do not touch) towards the identity. One dense
+/// (3 knots)^2 system solved by Cholesky, the three output channels sharing its matrix.
+struct GlobalModel {
+    static let knots = 17
+    static let curvature = 1e-5
+    static let ridge = 1e-7
+
+    /// Curve values, [output channel][input channel * knots + knot].
+    private let values: [[Double]]
+
+    /// The identity: f_kk(x) = x, the other curves 0.
+    static let identity = GlobalModel(values: (0..<3).map { k in
+        (0..<(3 * knots)).map { index in index / knots == k ? Double(index % knots) / Double(knots - 1) : 0 }
+    })
+
+    private init(values: [[Double]]) {
+        self.values = values
+    }
+
+    /// The model fitted to `tally` (see the type's energy).
+    init(tally: [ColorTally.Entry], totalWeight: UInt64) {
+        let k = Self.knots, unknowns = 3 * k
+        var matrix = [Double](repeating: 0, count: unknowns * unknowns)
+        var rhs = [[Double]](repeating: [Double](repeating: 0, count: unknowns), count: 3)
+        let scale = 1 / 65535.0
+        var index = [Int](repeating: 0, count: 6)
+        var weight = [Double](repeating: 0, count: 6)
+        for entry in tally {
+            let n = Double(entry.count)
+            let before = SIMD3(Double(entry.before.0), Double(entry.before.1), Double(entry.before.2)) * (scale / n)
+            let after = SIMD3(Double(entry.after.0), Double(entry.after.1), Double(entry.after.2)) * (scale / n)
+            Self.basis(before, index: &index, weight: &weight)
+            for a in 0..<6 {
+                let wa = n * weight[a]
+                guard wa != 0 else { continue }
+                for b in 0..<6 { matrix[index[a] * unknowns + index[b]] += wa * weight[b] }
+                for channel in 0..<3 { rhs[channel][index[a]] += wa * after[channel] }
+            }
+        }
+        let perPixel = 1 / Double(max(totalWeight, 1))
+        for i in matrix.indices { matrix[i] *= perPixel }
+        let mu = Self.curvature * Double((k - 1) * (k - 1) * (k - 1))
+        for curve in 0..<3 {
+            for centre in 1..<(k - 1) {
+                let nodes = [curve * k + centre - 1, curve * k + centre, curve * k + centre + 1]
+                let d = [1.0, -2.0, 1.0]
+                for a in 0..<3 { for b in 0..<3 { matrix[nodes[a] * unknowns + nodes[b]] += mu * d[a] * d[b] } }
+            }
+        }
+        let identity = Self.identity.values
+        for i in 0..<unknowns { matrix[i * unknowns + i] += Self.ridge }
+        for channel in 0..<3 {
+            for i in 0..<unknowns { rhs[channel][i] = rhs[channel][i] * perPixel + Self.ridge * identity[channel][i] }
+        }
+        values = Self.solve(matrix, rhs, count: unknowns)
+    }
+
+    /// The model's colour for `color` (alpha lane 0). Called once per tally colour, so it
+    /// allocates nothing.
+    func callAsFunction(_ color: SIMD3<Double>) -> SIMD4<Double> {
+        let last = Double(Self.knots - 1)
+        var result = SIMD4<Double>.zero
+        for channel in 0..<3 {
+            var value = color[channel]
+            if !(value > 0) { value = 0 }
+            if value > 1 { value = 1 }
+            let position = value * last
+            let lower = min(Int(position), Self.knots - 2)
+            let fraction = position - Double(lower)
+            let at = channel * Self.knots + lower
+            result.x += (1 - fraction) * values[0][at] + fraction * values[0][at + 1]
+            result.y += (1 - fraction) * values[1][at] + fraction * values[1][at + 1]
+            result.z += (1 - fraction) * values[2][at] + fraction * values[2][at + 1]
+        }
+        return result
+    }
+
+    /// The two hat functions of each channel that are non-zero at `color` (clamped to 0...1).
+    private static func basis(_ color: SIMD3<Double>, index: inout [Int], weight: inout [Double]) {
+        let last = Double(knots - 1)
+        for channel in 0..<3 {
+            var value = color[channel]
+            if !(value > 0) { value = 0 }
+            if value > 1 { value = 1 }
+            let position = value * last
+            let lower = min(Int(position), knots - 2)
+            let fraction = position - Double(lower)
+            index[2 * channel] = channel * knots + lower
+            index[2 * channel + 1] = channel * knots + lower + 1
+            weight[2 * channel] = 1 - fraction
+            weight[2 * channel + 1] = fraction
+        }
+    }
+
+    /// Solves the symmetric positive definite `matrix` (the ridge makes it so) for three
+    /// right-hand sides by Cholesky; a pivot rounding leaves at zero drops its unknown.
+    private static func solve(_ matrix: [Double], _ rhs: [[Double]], count: Int) -> [[Double]] {
+        var a = matrix
+        for j in 0..<count {
+            var pivot = a[j * count + j]
+            for p in 0..<j { pivot -= a[j * count + p] * a[j * count + p] }
+            let root = pivot > 0 ? pivot.squareRoot() : 0
+            a[j * count + j] = root
+            for i in (j + 1)..<max(count, j + 1) {
+                var sum = a[i * count + j]
+                for p in 0..<j { sum -= a[i * count + p] * a[j * count + p] }
+                a[i * count + j] = root > 0 ? sum / root : 0
+            }
+        }
+        return rhs.map { b in
+            var y = [Double](repeating: 0, count: count)
+            for i in 0..<count {
+                var sum = b[i]
+                for p in 0..<i { sum -= a[i * count + p] * y[p] }
+                y[i] = a[i * count + i] > 0 ? sum / a[i * count + i] : 0
+            }
+            var x = [Double](repeating: 0, count: count)
+            for i in stride(from: count - 1, through: 0, by: -1) {
+                var sum = y[i]
+                for p in (i + 1)..<max(count, i + 1) { sum -= a[p * count + i] * x[p] }
+                x[i] = a[i * count + i] > 0 ? sum / a[i * count + i] : 0
+            }
+            return x
+        }
+    }
+}
