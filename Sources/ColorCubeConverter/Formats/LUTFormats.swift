@@ -12,6 +12,10 @@ public enum LUTFormats {
         ThreeDLFormat(),
         HaldFormat(),
         DeviceLinkFormat(),
+        CLFFormat(),
+        ASCCDLFormat(.ccc),
+        ASCCDLFormat(.cdl),
+        ASCCDLFormat(.cc),
     ]
 
     /// The format `convert --format` calls `name` ("raw", "cube", "3dl", "png", "icc"), or nil.
