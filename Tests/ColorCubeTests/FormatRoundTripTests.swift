@@ -80,7 +80,7 @@ import Testing
         try HaldFormat.write(IdentityTable(size: 144), to: path)
         let contents = try LUTReader.read(path: path)
         #expect(contents.format is HaldFormat)
-        #expect(contents.table.size == 144)
+        #expect(try contents.table.size == 144)
         // Every value is the 8-bit code writeHald rounded to, exactly.
         for index in stride(from: 0, to: 144 * 144 * 144, by: 997) {
             let r = index % 144, g = (index / 144) % 144, b = index / (144 * 144)

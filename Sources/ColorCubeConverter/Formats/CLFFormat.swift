@@ -15,11 +15,13 @@ import ColorCubeTransform
 ///   red-fastest order), `interpolation` trilinear or tetrahedral (the default, as OpenColorIO 2.1 reads
 ///   a LUT3D that states none).
 /// - Pre-SMPTE `IndexMap dim="2"` inside a LUT1D or LUT3D ("a@i b@j": input a reads entry i):
-///   read as a clamping Range before the table. Only two entries are supported, as in OpenColorIO.
+///   checked (two entries, as OpenColorIO requires) and then ignored, as OpenColorIO 2.1 ignores
+///   it; the look's notes say so.
 /// - `Matrix` with `<Array dim="3 3">` or `"3 4"` (the fourth column is the offset; pre-SMPTE
 ///   "3 3 3" and "3 4 3" too), row by row.
 /// - `Range` with `minInValue`, `maxInValue`, `minOutValue`, `maxOutValue`: all four map and
-///   clamp (unless `style="noClamp"`); a min pair alone or a max pair alone is a one-sided clamp.
+///   clamp (unless `style="noClamp"`); a min pair alone or a max pair alone, whose in and out
+///   values must then be equal, is a one-sided clamp.
 /// - `Log` (`LogParams`), `Exponent` (`ExponentParams`), `ASC_CDL` (`SOPNode`, `SatNode`):
 ///   see `LogOp`, `ExponentOp`, `CDLOp`; params with `channel="R"` etc. apply to one channel,
 ///   without it to all three. A log's `base` defaults to 2.
@@ -27,7 +29,7 @@ import ColorCubeTransform
 /// `Description` (else the list's `name`) is the look's title.
 ///
 /// Refused, each naming the file, the element and its line: XML that is not well formed or has a
-/// DOCTYPE, an unknown element among the operations, a missing or unknown bit depth or one that
+/// DOCTYPE, a ProcessList without an `id` or a version, an unknown element among the operations, a missing or unknown bit depth or one that
 /// does not follow from the previous node, a version above 3, array dimensions that do not fit the
 /// node, more or fewer values than the dimensions call for, values that are not finite numbers,
 /// and parameters outside what the operation accepts.
@@ -55,7 +57,9 @@ public struct CLFFormat: LUTFileFormat {
         let root = try XMLElementTree.parse(try BinaryFile.readAll(path: path), path: path)
         var reader = CLFNodeReader(path: path)
         let transform = try reader.transform(of: root)
-        return Look(transform: transform, format: self, title: reader.title)
+        var look = Look(transform: transform, format: self, title: reader.title)
+        look.notes = reader.notes
+        return look
     }
 
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {

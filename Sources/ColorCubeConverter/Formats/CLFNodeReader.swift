@@ -6,6 +6,8 @@ import ColorCubeTransform
 struct CLFNodeReader {
     let path: String
     private(set) var title: String?
+    /// What the user should know about how the file was read.
+    private(set) var notes: [String] = []
     private var previousDepth: (depth: CLFBitDepth, element: String)?
 
     init(path: String) {
@@ -19,6 +21,9 @@ struct CLFNodeReader {
     mutating func transform(of root: XMLElementTree) throws(LUTFileError) -> Transform {
         guard root.name == "ProcessList" else {
             throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a CLF file")
+        }
+        guard root.attribute("id") != nil else {
+            throw fail(root, "attribute id is missing (CLF requires one)")
         }
         try checkVersion(root)
         title = root.child("Description").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
@@ -65,6 +70,8 @@ struct CLFNodeReader {
                 throw fail(root, "version \(text) is newer than the pre-SMPTE CLF versions (up to 2); "
                     + "SMPTE files state compCLFversion")
             }
+        } else {
+            throw fail(root, "attribute compCLFversion (or the pre-SMPTE version) is missing")
         }
     }
 
@@ -141,7 +148,7 @@ struct CLFNodeReader {
 
     // MARK: Operations
 
-    private func lut1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
+    private mutating func lut1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
         if let hue = node.attribute("hueAdjust"), hue.lowercased() != "none" {
             throw fail(node, "hueAdjust=\"\(hue)\" is not supported")
         }
@@ -190,7 +197,7 @@ struct CLFNodeReader {
         return operations
     }
 
-    private func lut3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
+    private mutating func lut3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
         let sizes = ColorCube.sizeRange
         let (dims, values, array) = try self.array(node, describe: "\"N N N 3\" with N from \(sizes.lowerBound) to \(sizes.upperBound)",
                                                    check: { $0.count == 4 && $0[0] == $0[1] && $0[1] == $0[2] && sizes.contains($0[0]) && $0[3] == 3 },
@@ -229,8 +236,11 @@ struct CLFNodeReader {
         return operations
     }
 
-    /// A pre-SMPTE IndexMap as the clamping range it is, or nothing.
-    private func indexMap(_ node: XMLElementTree, _ inDepth: CLFBitDepth, entries: Int) throws(LUTFileError) -> [any TransformOp] {
+    /// Checks a pre-SMPTE IndexMap and notes that it is not applied: OpenColorIO 2.1 reads a
+    /// two-entry IndexMap and then ignores it (checked with ociobakelut: "64@0 940@4" and
+    /// "512@0 1023@4" give the same output as no map), and colorcube matches OpenColorIO, the
+    /// reference other tools follow. Returns no operations.
+    private mutating func indexMap(_ node: XMLElementTree, _ inDepth: CLFBitDepth, entries: Int) throws(LUTFileError) -> [any TransformOp] {
         guard let map = node.child("IndexMap") else { return [] }
         let pairs = map.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
         guard pairs.count == 2 else {
@@ -244,13 +254,13 @@ struct CLFNodeReader {
             }
             points.append((input, index))
         }
-        let last = Double(entries - 1)
-        do throws(TransformError) {
-            return [try RangeOp(from: points[0].input / inDepth.scale, points[1].input / inDepth.scale,
-                                to: points[0].index / last, points[1].index / last)]
-        } catch {
-            throw fail(map, error.description)
+        guard points[1].input != points[0].input, (0...Double(entries - 1)).contains(points[0].index),
+              (0...Double(entries - 1)).contains(points[1].index) else {
+            throw fail(map, "its inputs must differ and its indices lie in 0...\(entries - 1)")
         }
+        notes.append("line \(map.line): the IndexMap of the <\(node.name)> (\(pairs.joined(separator: " "))) is ignored, "
+            + "as OpenColorIO 2.1 ignores it; the table's entries are spread evenly over the input range")
+        return []
     }
 
     private func matrix(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> MatrixOp {
@@ -290,16 +300,24 @@ struct CLFNodeReader {
         if style == "noclamp", !complete {
             throw fail(node, "a noClamp Range needs all four of minInValue, maxInValue, minOutValue and maxOutValue")
         }
+        // A one-sided range only clamps: its in and out limits must be the same value (after
+        // scaling by the bit depths), as OpenColorIO requires.
+        for (name, input, output) in [("minimum", minIn, minOut), ("maximum", maxIn, maxOut)] where !complete {
+            if let input, let output, abs(input - output) > 1e-9 {
+                throw fail(node, "with only a \(name) pair, the in and out \(name)s must be equal (the range only clamps); "
+                    + "found \(input) and \(output) as fractions of white")
+            }
+        }
         do throws(TransformError) {
             switch (minIn, maxIn, minOut, maxOut) {
             case let (minIn?, maxIn?, minOut?, maxOut?):
                 return try RangeOp(from: minIn, maxIn, to: minOut, maxOut, clamps: style == "clamp")
             case let (minIn?, nil, minOut?, nil):
-                return try RangeOp(offset: minOut - minIn, lower: minOut)
+                return try RangeOp(lower: minOut)
             case let (nil, maxIn?, nil, maxOut?):
-                return try RangeOp(offset: maxOut - maxIn, upper: maxOut)
+                return try RangeOp(upper: maxOut)
             default:
-                return try RangeOp()
+                throw TransformError.invalidOperation(operation: "range", reason: "it has none of minInValue, maxInValue, minOutValue, maxOutValue")
             }
         } catch {
             throw fail(node, error.description)

@@ -126,7 +126,10 @@ public struct CDLOp: TransformOp {
         return result
     }
 
+    /// Saturation about the Rec. 709 luma. A saturation of 1 returns `value` as it is: the
+    /// formula would give it back only up to cancellation when one channel is huge.
     static func saturate(_ value: SIMD3<Double>, _ saturation: Double) -> SIMD3<Double> {
+        guard saturation != 1 else { return value }
         let luma = (value * lumaWeights).sum()
         return luma + saturation * (value - luma)
     }

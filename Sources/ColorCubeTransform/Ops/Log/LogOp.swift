@@ -88,6 +88,10 @@ public struct LogOp: TransformOp {
             throw .invalidOperation(operation: "log", reason: "base \(Describe.number(base)) must be a positive number other than 1")
         }
         var camera: [(slope: Double, offset: Double, logBreak: Double)] = []
+        // OpenColorIO refuses channels that differ in which optional parameters they give.
+        guard Set(parameters.map { $0.linearSlope == nil }).count == 1, Set(parameters.map { $0.linSideBreak == nil }).count == 1 else {
+            throw .invalidOperation(operation: "log", reason: "linSideBreak and linearSlope must be given for all three channels or none")
+        }
         for (channel, p) in parameters.enumerated() {
             let values = [p.logSideSlope, p.logSideOffset, p.linSideSlope, p.linSideOffset, p.linSideBreak ?? 0, p.linearSlope ?? 0]
             guard values.allSatisfy(\.isFinite) else {
