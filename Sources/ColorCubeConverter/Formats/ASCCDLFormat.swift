@@ -7,7 +7,9 @@ import ColorCubeTransform
 /// A correction is slope, offset, power and saturation (see `ASCCDLReader`), read as a `CDLOp`
 /// in the no-clamp forward style, as OpenColorIO reads these files (values outside 0...1 pass
 /// through). A collection or list gives its first correction unless `LUTReadOptions.correctionID`
-/// names one by its `id`; the look's notes say which was taken when there was a choice.
+/// names one by its `id` or, when no id matches, by its 0-based position (as OpenColorIO's cccid
+/// does; OpenColorIO 2.1 refuses a collection of several without one, colorcube takes the first
+/// and says so); the look's notes say which was taken when there was a choice.
 /// Refused: negative slopes or saturations, powers not above 0 (OpenColorIO refuses them too),
 /// an id that no correction has, a document without corrections.
 public struct ASCCDLFormat: LUTFileFormat {
@@ -67,10 +69,13 @@ public struct ASCCDLFormat: LUTFileFormat {
         var chosen = first
         var note: String?
         if let wanted = options.correctionID, kind != .cc {
-            guard let match = corrections.first(where: { $0.attribute("id") == wanted }) else {
+            // As in OpenColorIO, an id no correction has may be a 0-based position.
+            let byPosition = Int(wanted).flatMap { corrections.indices.contains($0) ? corrections[$0] : nil }
+            guard let match = corrections.first(where: { $0.attribute("id") == wanted }) ?? byPosition else {
                 let ids = corrections.compactMap { $0.attribute("id") }
                 throw LUTFileError.unsupported(path: path, reason: "no ColorCorrection has the id \"\(wanted)\"; "
-                    + (ids.isEmpty ? "its corrections have no ids" : "the ids are " + LUTFormats.list(ids.map { "\"\($0)\"" }, joinedBy: "and")))
+                    + (ids.isEmpty ? "its corrections have no ids" : "the ids are " + LUTFormats.list(ids.map { "\"\($0)\"" }, joinedBy: "and"))
+                    + ", or give a position from 0 to \(corrections.count - 1)")
             }
             chosen = match
         } else if corrections.count > 1 {

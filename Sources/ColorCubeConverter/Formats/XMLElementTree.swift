@@ -66,9 +66,16 @@ final class XMLElementTree {
         return root
     }
 
+    /// "premature document end" for XMLParser's `prematureDocumentEndError`.
     private static func describe(_ error: Error) -> String {
-        let nsError = error as NSError
-        return "XML parser error \(nsError.code)"
+        let code = (error as NSError).code
+        guard let known = XMLParser.ErrorCode(rawValue: code) else { return "XML parser error \(code)" }
+        var words = ""
+        for character in String(describing: known).replacingOccurrences(of: "Error", with: "") {
+            if character.isUppercase { words += " " }
+            words += character.lowercased()
+        }
+        return words.isEmpty ? "XML parser error \(code)" : words
     }
 
     /// The line of `<!DOCTYPE` in `bytes`, or nil.

@@ -62,6 +62,31 @@ enum OCIOReference {
         return Comparison(largest: largest, exactShare: Double(exact) / Double(64 * 64 * 3), worst: worst)
     }
 
+    static let ociobakelut: String? = ["/usr/bin/ociobakelut", "/usr/local/bin/ociobakelut", "/opt/homebrew/bin/ociobakelut"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// The largest difference between `ociobakelut --cccid ID --lut lut` baked to an
+    /// `size`-cube and `transform` at the same nodes (for collections, which ocioconvert cannot
+    /// choose from); nil without ociobakelut or when it failed.
+    static func bakedDifference(lut: String, cccid: String?, with transform: Transform, size: Int = 17,
+                                folder: TemporaryDirectory) throws -> Double? {
+        guard let ociobakelut else { return nil }
+        let output = folder.file("baked.cube")
+        var arguments = cccid.map { ["--cccid", $0] } ?? []
+        arguments += ["--lut", lut, "--format", "iridas_cube", "--cubesize", String(size), output]
+        guard try run(ociobakelut, arguments) == 0 else { return nil }
+        let text = try String(contentsOfFile: output, encoding: .utf8)
+        let rows = text.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }.filter { $0.count == 3 }
+        guard rows.count == size * size * size else { return nil }
+        var largest = 0.0
+        for (index, row) in rows.enumerated() {
+            let node = SIMD3(Double(index % size), Double((index / size) % size), Double(index / (size * size))) / Double(size - 1)
+            let ours = transform.apply(node)
+            for channel in 0..<3 { largest = max(largest, abs(ours[channel] - row[channel])) }
+        }
+        return largest
+    }
+
     /// True when OCIO refuses the LUT file (ocioconvert exits non-zero); nil without OCIO.
     static func refuses(lut: String, folder: TemporaryDirectory) throws -> Bool? {
         guard let ocioconvert else { return nil }
