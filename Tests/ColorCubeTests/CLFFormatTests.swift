@@ -388,6 +388,26 @@ import Testing
         }
     }
 
+    /// Every seed of the XML formats' fuzz targets reads, or is refused with a file error naming it.
+    @Test(arguments: ["clf", "cc", "ccc", "cdl"])
+    func fuzzSeedsReadOrAreRefused(format: String) throws {
+        let folder = URL(fileURLWithPath: FuzzCorpus.path(format, ""))
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(!names.isEmpty)
+        var read = 0
+        for name in names {
+            let path = folder.appendingPathComponent(name).path
+            do {
+                let look = try LUTReader.read(path: path, format: LUTFormats.named(format))
+                _ = try TransformBaker.bake(look.transform, size: 5)
+                read += 1
+            } catch let error as LUTFileError {
+                #expect(error.path == path, "\(name): \(error)")
+            }
+        }
+        #expect(read >= 1, "no \(format) seed reads")
+    }
+
     @Test func sniffsAProcessListWithoutItsExtension() throws {
         let folder = try TemporaryDirectory()
         let path = try Self.write(Self.chain, "look.xml", in: folder)
