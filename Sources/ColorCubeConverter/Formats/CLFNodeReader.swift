@@ -113,7 +113,8 @@ struct CLFNodeReader {
         element.attribute(name) == nil ? nil : try number(element, name)
     }
 
-    /// The whitespace-separated numbers of `element`'s text, at most `limit` of them.
+    /// Exactly `expected` whitespace-separated finite numbers from `element`'s text; stops at the
+    /// first one too many, so a short declaration never makes a long file allocate.
     private func numbers(_ element: XMLElementTree, expected: Int) throws(LUTFileError) -> [Double] {
         var values: [Double] = []
         // Each value takes at least two bytes ("0 "): a short text reserves no more than it holds.
@@ -133,8 +134,8 @@ struct CLFNodeReader {
         return values
     }
 
-    /// The `Array` child's dimensions, checked against `allowed` (a list of accepted shapes
-    /// where 0 stands for any size), and its values.
+    /// The `Array` child's dimensions, accepted by `check` (`shapes` describes them for the
+    /// message), and its `count(dims)` values; the dimensions are checked before any value is read.
     private func array(_ node: XMLElementTree, describe shapes: String,
                        check: ([Int]) -> Bool, count: ([Int]) -> Int) throws(LUTFileError) -> (dims: [Int], values: [Double], element: XMLElementTree) {
         guard let array = node.child("Array") else { throw fail(node, "the <Array> of values is missing") }
