@@ -370,6 +370,8 @@ import Testing
         try Self.expectRefusal(Self.processList("", version: "version=\"7\""), line: 2, mentions: "version 7")
         try Self.expectRefusal("<?xml version=\"1.0\"?>\n<ProcessList compCLFversion=\"3\">\n<LUT1D>\n</ProcessList>\n",
                                mentions: "not well-formed XML")
+        try Self.expectRefusal("<?xml version=\"1.0\"?>\n<ProcessList id=\"a\" compCLFversion=\"3\">\n"
+            + "<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"></Range>\n</ProcessList>\n\n\n", line: 3, mentions: "not well-formed XML")
         try Self.expectRefusal("<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [<!ENTITY lol \"lol\">]>\n<ProcessList compCLFversion=\"3\">&lol;</ProcessList>\n",
                                line: 2, mentions: "DOCTYPE")
         try Self.expectRefusal("<?xml version=\"1.0\"?>\n<LookList/>\n", line: 2, mentions: "not <ProcessList>")

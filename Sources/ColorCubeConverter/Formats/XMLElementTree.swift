@@ -58,24 +58,14 @@ final class XMLElementTree {
         parser.delegate = builder
         let succeeded = parser.parse()
         guard succeeded, builder.stack.isEmpty, let root = builder.root else {
-            let line = max(parser.lineNumber, 1)
-            let reason = parser.parserError.map { "not well-formed XML (\(Self.describe($0)))" }
-                ?? "not well-formed XML (the document ends inside an element or has no root element)"
+            let line = max(builder.errorLine ?? parser.lineNumber, 1)
+            let reason = builder.errorLine != nil || parser.parserError != nil
+                ? "not well-formed XML: the parser stopped here (a tag not closed or closed twice, a stray '<' or '&', "
+                    + "an attribute without quotes, or the file ends early)"
+                : "not well-formed XML: the document ends inside an element or has no root element"
             throw .malformed(path: path, line: line, reason: reason)
         }
         return root
-    }
-
-    /// "premature document end" for XMLParser's `prematureDocumentEndError`.
-    private static func describe(_ error: Error) -> String {
-        let code = (error as NSError).code
-        guard let known = XMLParser.ErrorCode(rawValue: code) else { return "XML parser error \(code)" }
-        var words = ""
-        for character in String(describing: known).replacingOccurrences(of: "Error", with: "") {
-            if character.isUppercase { words += " " }
-            words += character.lowercased()
-        }
-        return words.isEmpty ? "XML parser error \(code)" : words
     }
 
     /// The line of `<!DOCTYPE` in `bytes`, or nil.
@@ -103,6 +93,14 @@ final class XMLElementTree {
     private final class Builder: NSObject, XMLParserDelegate {
         var root: XMLElementTree?
         var stack: [XMLElementTree] = []
+        /// The line of the first error, taken when it is reported (the parser's own line number
+        /// has moved on by the time `parse()` returns). XMLParser's error codes are libxml2's on
+        /// Linux and its own on Apple platforms, so they are not put into words.
+        var errorLine: Int?
+
+        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+            if errorLine == nil { errorLine = parser.lineNumber }
+        }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
