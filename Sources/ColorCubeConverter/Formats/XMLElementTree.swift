@@ -7,8 +7,8 @@ import FoundationXML
 /// An XML document read into memory as a tree of elements, each with the line it starts on: the
 /// XML LUT formats (CLF, ASC CDL) parse with Foundation's `XMLParser` and then walk this tree.
 ///
-/// Namespace prefixes are dropped from element names ("clf:LUT1D" is "LUT1D"). A document with a
-/// DOCTYPE is refused before parsing: no LUT format uses one, and entity definitions are how XML
+/// Namespace prefixes are dropped from element names ("clf:LUT1D" is "LUT1D"). Bytes that are
+/// not UTF-8, and NUL bytes, are refused before parsing. A document with a DOCTYPE is refused too: no LUT format uses one, and entity definitions are how XML
 /// files expand without bound or reach outside files; external entities are never resolved.
 final class XMLElementTree {
     let name: String
@@ -47,6 +47,10 @@ final class XMLElementTree {
     /// - Throws: `LUTFileError.malformed` with the line XMLParser stopped at for XML that is not
     ///   well formed, and for a DOCTYPE.
     static func parse(_ bytes: [UInt8], path: String) throws(LUTFileError) -> XMLElementTree {
+        if let (line, offset) = invalidUTF8(bytes) {
+            throw .malformed(path: path, line: line, reason: "byte \(offset + 1) is not UTF-8 text (or is a NUL); "
+                + "XML LUT files are UTF-8")
+        }
         if let line = doctypeLine(bytes) {
             throw .malformed(path: path, line: line, reason: "the file has a DOCTYPE; LUT files have none, and its "
                 + "entity definitions are not expanded for safety")
@@ -66,6 +70,30 @@ final class XMLElementTree {
             throw .malformed(path: path, line: line, reason: reason)
         }
         return root
+    }
+
+    /// The line and offset of the first byte that is not part of valid UTF-8, or is NUL; nil when
+    /// there is none. Checked before parsing because Foundation's XMLParser on Linux traps on
+    /// element names that are not UTF-8 (found by fuzzing).
+    private static func invalidUTF8(_ bytes: [UInt8]) -> (line: Int, offset: Int)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0, line = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1 {
+                    let byte = encoded.first ?? 0
+                    if byte == 0 { return (line, offset) }
+                    if byte == UInt8(ascii: "\n") { line += 1 }
+                }
+                offset += encoded.count
+            case .error:
+                return (line, offset)
+            case .emptyInput:
+                return nil
+            }
+        }
     }
 
     /// The line of `<!DOCTYPE` in `bytes`, or nil.
