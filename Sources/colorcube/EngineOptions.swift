@@ -18,9 +18,11 @@ struct EngineOptions: ParsableArguments {
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
     /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
+    /// - Parameter correctionID: the correction an ASC CDL collection gives (`--cdl-id`).
     func loadEngine(look lookPath: String, ignoreProfile: Bool, remembersColors: Bool = true,
-                    pixelLimit: PixelLimit) throws -> LUTEngine {
-        let look = try LookSpec.read(lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
+                    pixelLimit: PixelLimit, correctionID: String? = nil) throws -> LUTEngine {
+        let look = try LookSpec.read(lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit,
+                                                              correctionID: correctionID))
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.

@@ -41,8 +41,10 @@ import Testing
         ("houdini", nil, 5e-7 + 1e-7),
         ("vf", nil, 5e-7 + 1e-7),
         ("m3d", nil, 0.5 / 4095 + 1e-6),
+        ("clf", nil, 0),  // Float values in their shortest round-trip form
     ]
 
+    /// Every format that can hold a cube (ASC CDL files hold a grade and are read only).
     @Test func everyFormatOfTheTableIsTested() {
         // Formats that hold no cube (a 1D table, a matrix) are read only; each has its own tests.
         #expect(Set(LUTFormats.all.filter { $0.canHold(size: 16) }.map(\.name)) == Set(Self.cases.map(\.0)))
@@ -148,12 +150,13 @@ import Testing
         try file.write("just some notes\n")
         try file.close()
         #expect(throws: LUTFileError.unknownFormat(path: path, readable: [".bin/.raw", ".cube/.itx", ".3dl", ".png", ".icc/.icm",
-                                                                            ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d"])) {
+                                                                            ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
+                                                                            ".clf", ".ccc", ".cdl", ".cc"])) {
             try LUTReader.read(path: path)
         }
         #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.extensionGroups).description
             == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .png, .icc/.icm, .spi1d, .spi3d, "
-                + ".spimtx, .csp, .lut, .vf and .m3d files")
+                + ".spimtx, .csp, .lut, .vf, .m3d, .clf, .ccc, .cdl and .cc files")
     }
 
     @Test func cubeDomainIsReported() throws {

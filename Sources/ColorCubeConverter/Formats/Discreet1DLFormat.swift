@@ -120,7 +120,7 @@ public struct Discreet1DLFormat: LUTFileFormat {
             for channel in 0..<3 {
                 let values = outputs(tables[min(channel, tableCount == 1 ? 0 : 2)])
                 if length == 65536 {
-                    let (points, kept) = HalfFloat.domain(values)
+                    let (points, kept) = HalfFloat.finiteDomain(values)
                     curves.append(try Curve(inputs: .points(points), outputs: kept))
                 } else {
                     curves.append(try Curve(inputs: .uniform(0...1), outputs: values))

@@ -20,6 +20,10 @@ public enum LUTFormats {
         Discreet1DLFormat(),
         NukeVFFormat(),
         PandoraFormat(),
+        CLFFormat(),
+        ASCCDLFormat(.ccc),
+        ASCCDLFormat(.cdl),
+        ASCCDLFormat(.cc),
     ]
 
     /// The format `convert --format` calls `name` ("raw", "cube", "3dl", "png", "icc"), or nil.

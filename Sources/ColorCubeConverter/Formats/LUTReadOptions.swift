@@ -1,7 +1,7 @@
 import ColorCubeCore
 
-/// Choices for reading a LUT; each applies only to the formats named (today: reference and Hald
-/// PNGs), the others ignore them.
+/// Choices for reading a LUT; each applies only to the formats named (reference and Hald PNGs,
+/// ASC CDL collections), the others ignore them.
 public struct LUTReadOptions: Sendable {
     /// What to do with pixels of a reference image that are not opaque.
     public enum AlphaHandling: String, CaseIterable, Sendable {
@@ -18,9 +18,13 @@ public struct LUTReadOptions: Sendable {
     public var alpha: AlphaHandling
     /// The largest reference image accepted, checked before its pixels are allocated.
     public var pixelLimit: PixelLimit
+    /// Which correction of an ASC CDL collection (.ccc) or decision list (.cdl) to read, by its
+    /// `id`; nil takes the first.
+    public var correctionID: String?
 
     public init(expectedSize: Int? = nil, ignoreProfile: Bool = false, alpha: AlphaHandling = .reject,
-                pixelLimit: PixelLimit = .fromEnvironment()) {
+                pixelLimit: PixelLimit = .fromEnvironment(), correctionID: String? = nil) {
+        self.correctionID = correctionID
         self.expectedSize = expectedSize
         self.ignoreProfile = ignoreProfile
         self.alpha = alpha

@@ -74,7 +74,7 @@ extension ColorCubeCommand {
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
             let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
-                                         pixelLimit: limits.pixelLimit)
+                                         pixelLimit: limits.pixelLimit, correctionID: limits.cdlID)
             let look = try LookSpec.read(input, options: options)
             // A reference PNG checks --size itself (against its pixel size); other formats here.
             if let size, !look.format.isSame(as: HaldFormat()), let table = look.plainTable, table.size != size {

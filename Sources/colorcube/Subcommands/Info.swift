@@ -29,7 +29,7 @@ extension ColorCubeCommand {
             var failed = false, described = 0
             for path in luts {
                 do {
-                    let look = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
+                    let look = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit, correctionID: limits.cdlID))
                     let (table, _) = try look.baked()
                     let analysis = LUTAnalysis(measuring: table, roughness: look.roughness)
                     let coreImage = look.plainTable.map { $0.size <= LUTWriter.coreImageMaximumSize } == true

@@ -1,0 +1,78 @@
+import ColorCubeCore
+import ColorCubeTransform
+
+/// The Academy/ASC Common LUT Format (.clf): SMPTE ST 2136-1 and the pre-SMPTE v2 and v3 forms.
+///
+/// An XML `ProcessList` (attribute `compCLFversion` up to 3, or the older `version` up to 2)
+/// holds operations applied in order, each with `inBitDepth` and `outBitDepth` (8i, 10i, 12i,
+/// 16i, 16f, 32f; see `CLFBitDepth`), and each node's input depth must equal the previous node's
+/// output depth:
+/// - `LUT1D` with `<Array dim="N 1">` or `"N 3"` (outputs, evenly spaced inputs over 0...1);
+///   `halfDomain="true"` takes 65536 entries, one per half-float bit pattern (inputs are the
+///   half values themselves; entries at NaN and infinity patterns are ignored); `rawHalfs="true"`
+///   writes outputs as half-float bit patterns (whole numbers 0...65535).
+/// - `LUT3D` with `<Array dim="N N N 3">`, BLUE varying fastest (read into ColorCube's
+///   red-fastest order), `interpolation` trilinear or tetrahedral (the default, as OpenColorIO 2.1 reads
+///   a LUT3D that states none).
+/// - Pre-SMPTE `IndexMap dim="2"` inside a LUT1D or LUT3D ("a@i b@j": input a reads entry i):
+///   checked (two entries, as OpenColorIO requires) and then ignored, as OpenColorIO 2.1 ignores
+///   it; the look's notes say so.
+/// - `Matrix` with `<Array dim="3 3">` or `"3 4"` (the fourth column is the offset; pre-SMPTE
+///   "3 3 3" and "3 4 3" too), row by row.
+/// - `Range` with `minInValue`, `maxInValue`, `minOutValue`, `maxOutValue`: all four map and
+///   clamp (unless `style="noClamp"`); a min pair alone or a max pair alone, whose in and out
+///   values must then be equal, is a one-sided clamp.
+/// - `Log` (`LogParams`), `Exponent` (`ExponentParams`), `ASC_CDL` (`SOPNode`, `SatNode`):
+///   see `LogOp`, `ExponentOp`, `CDLOp`; params with `channel="R"` etc. apply to one channel,
+///   without it to all three. A log's `base` defaults to 2.
+/// `Description`, `InputDescriptor`, `OutputDescriptor` and `Info` are metadata; the first
+/// `Description` (else the list's `name`) is the look's title.
+///
+/// Refused, each naming the file, the element and its line: XML that is not well formed or has a
+/// DOCTYPE, a ProcessList without an `id` or a version, an unknown element among the operations, a missing or unknown bit depth or one that
+/// does not follow from the previous node, a version above 3, array dimensions that do not fit the
+/// node, more or fewer values than the dimensions call for, values that are not finite numbers,
+/// and parameters outside what the operation accepts.
+public struct CLFFormat: LUTFileFormat {
+    public init() {}
+
+    public var name: String { "clf" }
+    public var displayName: String { "CLF (Academy/ASC Common LUT Format)" }
+    public var noun: String { "a CLF file" }
+    public var extensions: [String] { ["clf"] }
+    public var holdsChains: Bool { true }
+
+    /// The largest 1D table read: a million entries.
+    public static let largest1DSize = 1 << 20
+    /// The highest `compCLFversion` and `version` accepted.
+    public static let newestVersion = 3.0
+    public static let newestLegacyVersion = 2.0
+
+    /// XML whose first element is a `ProcessList`.
+    public func sniff(_ head: [UInt8]) -> Bool {
+        String(decoding: head, as: UTF8.self).contains("<ProcessList")
+    }
+
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        let root = try XMLElementTree.parse(try BinaryFile.readAll(path: path), path: path)
+        var reader = CLFNodeReader(path: path)
+        let transform = try reader.transform(of: root)
+        var look = Look(transform: transform, format: self, title: reader.title)
+        look.notes = reader.notes
+        return look
+    }
+
+    public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        try CLFWriter.write(transform, to: path, displayPath: displayPath, title: title)
+    }
+
+    /// A plain cube is written as a one-node CLF.
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        try CLFWriter.write(Transform([LUT3DOp(table: ColorCube(table))]), to: path, displayPath: displayPath, title: title)
+    }
+
+    public func describe(_ look: Look) -> String {
+        let count = look.transform.operations.count
+        return displayName + ", \(count) operation\(count == 1 ? "" : "s")"
+    }
+}

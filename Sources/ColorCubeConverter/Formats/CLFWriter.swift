@@ -1,0 +1,182 @@
+import ColorCubeCore
+import ColorCubeTransform
+
+/// Writes a transform as an SMPTE ST 2136-1 CLF (compCLFversion 3.0), every node 32f in and out.
+///
+/// Each operation becomes the node that holds it exactly: a matrix a `Matrix` (3x4), a range a
+/// diagonal `Matrix` for its scale and offset plus a clamping `Range`, CDL, log and exponent
+/// their own nodes, a 3D LUT a `LUT3D` (preceded by a diagonal `Matrix` when its domain is not
+/// 0...1; the table clamps to its domain either way). A 1D LUT whose three curves are evenly
+/// spaced with one length becomes a `LUT1D` (preceded by a diagonal `Matrix` when its input range
+/// is not 0...1); curves with listed inputs or different lengths become a half-domain `LUT1D`
+/// sampled at every half-float value, which is exact at those values and linear between them.
+///
+/// Numbers are written in Swift's shortest round-trip form (Float for 3D tables, which are
+/// Float32, Double elsewhere), so reading the file back gives the same values.
+enum CLFWriter {
+    /// - Throws: `LUTFileError.unsupported` for an operation CLF cannot hold, `FileError` when
+    ///   the file cannot be written.
+    static func write(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        text += "<ProcessList xmlns=\"urn:AMPAS:CLF:v3.0\" id=\"\(escape(title))\" name=\"\(escape(title))\" compCLFversion=\"3.0\">\n"
+        text += "    <Description>\(escape(title))</Description>\n"
+        for (index, operation) in transform.operations.enumerated() {
+            text += try node(operation, id: "op\(index + 1)", path: displayPath)
+        }
+        text += "</ProcessList>\n"
+        let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
+        try writer.append(text)
+        try writer.close()
+    }
+
+    private static func node(_ operation: any TransformOp, id: String, path: String) throws -> String {
+        switch operation {
+        case let matrix as MatrixOp:
+            return matrixNode(matrix.rows, offset: matrix.offset, id: id)
+        case let range as RangeOp:
+            var text = ""
+            if range.scale != 1 || range.offset != 0 {
+                text += matrixNode(diagonal(SIMD3(repeating: range.scale)), offset: SIMD3(repeating: range.offset), id: id + "-scale")
+            }
+            if range.lower != nil || range.upper != nil {
+                text += open("Range", id: id)
+                if let lower = range.lower { text += "        <minInValue>\(lower)</minInValue>\n        <minOutValue>\(lower)</minOutValue>\n" }
+                if let upper = range.upper { text += "        <maxInValue>\(upper)</maxInValue>\n        <maxOutValue>\(upper)</maxOutValue>\n" }
+                text += "    </Range>\n"
+            }
+            return text
+        case let lattice as LUT3DOp:
+            return lut3DNode(lattice, id: id)
+        case let lut as LUT1DOp:
+            return lut1DNode(lut, id: id)
+        case let cdl as CDLOp:
+            return open("ASC_CDL", id: id, extra: " style=\"\(cdl.style.rawValue)\"")
+                + "        <SOPNode>\n"
+                + "            <Slope>\(triple(cdl.slope))</Slope>\n"
+                + "            <Offset>\(triple(cdl.offset))</Offset>\n"
+                + "            <Power>\(triple(cdl.power))</Power>\n"
+                + "        </SOPNode>\n"
+                + "        <SatNode>\n            <Saturation>\(cdl.saturation)</Saturation>\n        </SatNode>\n"
+                + "    </ASC_CDL>\n"
+        case let log as LogOp:
+            var text = open("Log", id: id, extra: " style=\"\(log.style.rawValue)\"")
+            if log.style.takesParameters {
+                for (channel, p) in channelGroups(log.parameters) {
+                    text += "        <LogParams" + (channel.map { " channel=\"\($0)\"" } ?? "") + " base=\"\(log.base)\""
+                        + " logSideSlope=\"\(p.logSideSlope)\" logSideOffset=\"\(p.logSideOffset)\""
+                        + " linSideSlope=\"\(p.linSideSlope)\" linSideOffset=\"\(p.linSideOffset)\""
+                        + (p.linSideBreak.map { " linSideBreak=\"\($0)\"" } ?? "")
+                        + (p.linearSlope.map { " linearSlope=\"\($0)\"" } ?? "") + "/>\n"
+                }
+            }
+            return text + "    </Log>\n"
+        case let exponent as ExponentOp:
+            var text = open("Exponent", id: id, extra: " style=\"\(exponent.style.rawValue)\"")
+            let pairs = (0..<3).map { [exponent.exponent[$0], exponent.offset[$0]] }
+            for (channel, pair) in channelGroups(pairs) {
+                text += "        <ExponentParams" + (channel.map { " channel=\"\($0)\"" } ?? "") + " exponent=\"\(pair[0])\""
+                    + (exponent.style.isMonCurve ? " offset=\"\(pair[1])\"" : "") + "/>\n"
+            }
+            return text + "    </Exponent>\n"
+        default:
+            throw LUTFileError.unsupported(path: path, reason: "a CLF file cannot hold this operation: \(operation.description)")
+        }
+    }
+
+    /// One group without a channel when the three channels agree, else one per channel.
+    private static func channelGroups<T: Equatable>(_ values: [T]) -> [(String?, T)] {
+        if values.allSatisfy({ $0 == values[0] }) { return [(nil, values[0])] }
+        return zip(["R", "G", "B"], values).map { ($0.0, $0.1) }
+    }
+
+    private static func open(_ element: String, id: String, extra: String = "") -> String {
+        "    <\(element) id=\"\(id)\" inBitDepth=\"32f\" outBitDepth=\"32f\"\(extra)>\n"
+    }
+
+    private static func diagonal(_ scale: SIMD3<Double>) -> [SIMD3<Double>] {
+        [SIMD3(scale.x, 0, 0), SIMD3(0, scale.y, 0), SIMD3(0, 0, scale.z)]
+    }
+
+    private static func matrixNode(_ rows: [SIMD3<Double>], offset: SIMD3<Double>, id: String) -> String {
+        var text = open("Matrix", id: id) + "        <Array dim=\"3 4\">\n"
+        for row in 0..<3 {
+            text += "            \(rows[row].x) \(rows[row].y) \(rows[row].z) \(offset[row])\n"
+        }
+        return text + "        </Array>\n    </Matrix>\n"
+    }
+
+    /// A diagonal matrix taking `low...high` per channel to 0...1, or "" when it is already 0...1.
+    private static func domainMatrix(low: SIMD3<Double>, high: SIMD3<Double>, id: String) -> String {
+        guard low != .zero || high != .one else { return "" }
+        let scale = 1 / (high - low)
+        return matrixNode(diagonal(scale), offset: -low * scale, id: id)
+    }
+
+    private static func lut3DNode(_ lattice: LUT3DOp, id: String) -> String {
+        var text = domainMatrix(low: lattice.domainMin, high: lattice.domainMax, id: id + "-domain")
+        let interpolation = lattice.interpolation == .tetrahedral ? "tetrahedral" : "trilinear"
+        let n = lattice.size
+        text += open("LUT3D", id: id, extra: " interpolation=\"\(interpolation)\"") + "        <Array dim=\"\(n) \(n) \(n) 3\">\n"
+        // CLF lists blue fastest.
+        for r in 0..<n {
+            for g in 0..<n {
+                for b in 0..<n {
+                    let entry = lattice.table.entry(at: r + n * (g + n * b))
+                    text += "\(entry.x) \(entry.y) \(entry.z)\n"
+                }
+            }
+        }
+        return text + "        </Array>\n    </LUT3D>\n"
+    }
+
+    private static func lut1DNode(_ lut: LUT1DOp, id: String) -> String {
+        let counts = Set(lut.curves.map(\.outputs.count))
+        var low = SIMD3<Double>.zero, high = SIMD3<Double>.one
+        var uniform = counts.count == 1
+        for (channel, curve) in lut.curves.enumerated() {
+            guard case .uniform(let range) = curve.inputs else {
+                uniform = false
+                break
+            }
+            low[channel] = range.lowerBound
+            high[channel] = range.upperBound
+        }
+        guard uniform else {
+            var text = open("LUT1D", id: id, extra: " halfDomain=\"true\"") + "        <Array dim=\"65536 3\">\n"
+            for bits in 0...UInt16.max {
+                let x = HalfFloat.value(bits: bits)
+                // NaN and infinity entries are never read; they hold the nearest finite value's output.
+                let input = x.isNaN ? 0 : min(max(x, -65504), 65504)
+                text += "\(lut.curves[0].apply(input)) \(lut.curves[1].apply(input)) \(lut.curves[2].apply(input))\n"
+            }
+            return text + "        </Array>\n    </LUT1D>\n"
+        }
+        var text = domainMatrix(low: low, high: high, id: id + "-domain")
+        let entries = lut.curves[0].outputs.count
+        text += open("LUT1D", id: id) + "        <Array dim=\"\(entries) 3\">\n"
+        for index in 0..<entries {
+            text += "\(lut.curves[0].outputs[index]) \(lut.curves[1].outputs[index]) \(lut.curves[2].outputs[index])\n"
+        }
+        return text + "        </Array>\n    </LUT1D>\n"
+    }
+
+    private static func triple(_ value: SIMD3<Double>) -> String {
+        "\(value.x) \(value.y) \(value.z)"
+    }
+
+    /// `text` with the five XML special characters escaped.
+    private static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&apos;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+
+/// CLF's Exponent node: a power function per channel, in ten styles.
+///
+/// With `g` the channel's exponent (and, for the monCurve styles, `o` its offset):
+/// - `basicFwd`: `out = max(x, 0)^g` (negative and NaN inputs give 0); `basicRev`: `max(x, 0)^(1/g)`.
+/// - `basicMirrorFwd`/`Rev`: `sign(x) * |x|^g` (or `1/g`): odd-symmetric about 0.
+/// - `basicPassThruFwd`/`Rev`: `x^g` (or `1/g`) above 0; 0, negative values and NaN pass unchanged.
+/// - `monCurveFwd`: `((x + o) / (1 + o))^g` above the break `o / (g - 1)`, and the straight line
+///   through 0 that meets the curve with the same slope there at and below it (the sRGB and
+///   Rec. 709 shape). `monCurveRev` is its inverse. The mirror forms are odd-symmetric about 0.
+///   As OpenColorIO does, `g` is taken as at least 1 + 1e-6 and `o` as at least 1e-6 so that the
+///   break exists.
+///
+/// Exponents: 0.01...100 for the basic styles, 1...10 for monCurve with offsets 0...0.9 (the
+/// ranges OpenColorIO accepts).
+public struct ExponentOp: TransformOp {
+    public enum Style: String, CaseIterable, Sendable {
+        case basicFwd, basicRev, basicMirrorFwd, basicMirrorRev, basicPassThruFwd, basicPassThruRev
+        case monCurveFwd, monCurveRev, monCurveMirrorFwd, monCurveMirrorRev
+
+        /// A CLF style name, any case, or nil.
+        public init?(clfName: String) {
+            guard let style = Style.allCases.first(where: { $0.rawValue.lowercased() == clfName.lowercased() }) else { return nil }
+            self = style
+        }
+
+        public var isMonCurve: Bool { rawValue.hasPrefix("monCurve") }
+        public var isReverse: Bool { rawValue.hasSuffix("Rev") }
+
+        public var inverse: Style {
+            let name = isReverse ? String(rawValue.dropLast(3)) + "Fwd" : String(rawValue.dropLast(3)) + "Rev"
+            return Style(rawValue: name) ?? self
+        }
+    }
+
+    public let style: Style
+    /// Per channel (red, green, blue).
+    public let exponent: SIMD3<Double>
+    /// Per channel; used by the monCurve styles only.
+    public let offset: SIMD3<Double>
+
+    /// The accepted exponents of the basic styles.
+    public static let basicExponents = 0.01...100.0
+    /// The accepted exponents and offsets of the monCurve styles.
+    public static let monCurveExponents = 1.0...10.0
+    public static let monCurveOffsets = 0.0...0.9
+
+    /// - Throws: `TransformError.invalidOperation` for an exponent or offset outside the style's range.
+    public init(style: Style, exponent: SIMD3<Double>, offset: SIMD3<Double> = .zero) throws(TransformError) {
+        let exponents = style.isMonCurve ? Self.monCurveExponents : Self.basicExponents
+        for channel in 0..<3 {
+            guard exponents.contains(exponent[channel]) else {
+                throw .invalidOperation(operation: "exponent", reason: "exponent \(Describe.number(exponent[channel])) is outside "
+                    + "\(Describe.number(exponents.lowerBound))...\(Describe.number(exponents.upperBound)) for the \(style.rawValue) style")
+            }
+            guard !style.isMonCurve || Self.monCurveOffsets.contains(offset[channel]) else {
+                throw .invalidOperation(operation: "exponent", reason: "offset \(Describe.number(offset[channel])) is outside 0...0.9")
+            }
+        }
+        self.style = style
+        self.exponent = exponent
+        self.offset = style.isMonCurve ? offset : .zero
+    }
+
+    public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(channel(rgb.x, 0), channel(rgb.y, 1), channel(rgb.z, 2))
+    }
+
+    private func channel(_ x: Double, _ index: Int) -> Double {
+        let g = exponent[index]
+        switch style {
+        case .basicFwd, .basicRev:
+            return pow(x > 0 ? x : 0, style == .basicFwd ? g : 1 / g)
+        case .basicMirrorFwd, .basicMirrorRev:
+            let magnitude = pow(abs(x), style == .basicMirrorFwd ? g : 1 / g)
+            return x.sign == .minus ? -magnitude : magnitude
+        case .basicPassThruFwd, .basicPassThruRev:
+            return x > 0 ? pow(x, style == .basicPassThruFwd ? g : 1 / g) : x
+        case .monCurveFwd:
+            return monCurveForward(x, index)
+        case .monCurveRev:
+            return monCurveReverse(x, index)
+        case .monCurveMirrorFwd:
+            let magnitude = monCurveForward(abs(x), index)
+            return x.sign == .minus ? -magnitude : magnitude
+        case .monCurveMirrorRev:
+            let magnitude = monCurveReverse(abs(x), index)
+            return x.sign == .minus ? -magnitude : magnitude
+        }
+    }
+
+    /// The exponent and offset with OpenColorIO's nudges away from the degenerate g = 1, o = 0.
+    private func monCurveParameters(_ index: Int) -> (g: Double, o: Double) {
+        (max(exponent[index], 1 + 1e-6), max(offset[index], 1e-6))
+    }
+
+    private func monCurveForward(_ x: Double, _ index: Int) -> Double {
+        let (g, o) = monCurveParameters(index)
+        let breakPoint = o / (g - 1)
+        guard x > breakPoint || x.isNaN else {
+            return x * (g - 1) / o * pow(o * g / ((g - 1) * (1 + o)), g)
+        }
+        return pow((x + o) / (1 + o), g)
+    }
+
+    private func monCurveReverse(_ y: Double, _ index: Int) -> Double {
+        let (g, o) = monCurveParameters(index)
+        let breakPoint = pow(o * g / ((g - 1) * (1 + o)), g)
+        guard y > breakPoint || y.isNaN else {
+            return y * pow((g - 1) / o, g - 1) * pow((1 + o) / g, g)
+        }
+        return (1 + o) * pow(y, 1 / g) - o
+    }
+
+    public var isPerChannel: Bool { true }
+
+    /// True for an exponent of 1 in the mirror and pass-through styles (the plain basic styles
+    /// still clamp negative values to 0; monCurve is never exactly the identity).
+    public var isIdentity: Bool {
+        exponent == .one && !style.isMonCurve && style != .basicFwd && style != .basicRev
+    }
+
+    /// The opposite direction with the same parameters: exact, except that `basicFwd` and
+    /// `basicRev` cannot bring back the negative values they set to 0.
+    public func inverse() throws(TransformError) -> [any TransformOp] {
+        [try ExponentOp(style: style.inverse, exponent: exponent, offset: offset)]
+    }
+
+    public var description: String {
+        "exponent (\(style.rawValue)): \(Describe.triple(exponent))" + (style.isMonCurve ? ", offset \(Describe.triple(offset))" : "")
+    }
+}

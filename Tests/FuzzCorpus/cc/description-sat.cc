@@ -1,0 +1,1 @@
+<ColorCorrection id="x"><SOPNode><Description>d</Description><Slope>1 1 1</Slope><Offset>0 0 0</Offset><Power>1.4 1 0.6</Power></SOPNode><SatNode><Saturation>0.7</Saturation></SatNode></ColorCorrection>

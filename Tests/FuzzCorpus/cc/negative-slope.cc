@@ -1,0 +1,1 @@
+<ColorCorrection id="x"><SOPNode><Slope>-1 1 1</Slope><Offset>0 0 0</Offset><Power>1 1 1</Power></SOPNode></ColorCorrection>
