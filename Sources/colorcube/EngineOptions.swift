@@ -11,6 +11,8 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Strength of the look, 0 to 1: out = in + S * (look(in) - in).")
     var strength: Float = 1
 
+    @OptionGroup var reading: LookReadOptions
+
     func validate() throws {
         guard (0...1).contains(strength) else { throw ValidationError("--strength must be between 0 and 1, got \(strength)") }
     }
@@ -20,7 +22,7 @@ struct EngineOptions: ParsableArguments {
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
     func loadEngine(look lookPath: String, ignoreProfile: Bool, remembersColors: Bool = true,
                     pixelLimit: PixelLimit) throws -> LUTEngine {
-        let look = try LUTReader.read(path: lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
+        let look = try LUTReader.read(path: lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.

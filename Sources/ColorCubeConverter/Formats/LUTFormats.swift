@@ -11,6 +11,9 @@ public enum LUTFormats {
         CubeTextFormat(),
         ThreeDLFormat(),
         HaldFormat(),
+        ImageLUTFormat(.tile),
+        ImageLUTFormat(.strip),
+        ImageLUTFormat(.unityStrip),
         DeviceLinkFormat(),
     ]
 
@@ -39,9 +42,11 @@ public enum LUTFormats {
     /// The names `--format` takes, in table order.
     public static var names: [String] { all.map(\.name) }
 
-    /// Every format's extensions with dots, "/" between a format's own: ".bin/.raw", ".cube", ...
+    /// Every format's extensions with dots, "/" between a format's own: ".bin/.raw", ".cube", ...;
+    /// each group once, where formats share one (the image LUT layouts' .png).
     public static var extensionGroups: [String] {
-        all.map { $0.extensions.map { "." + $0 }.joined(separator: "/") }
+        var seen = Set<String>()
+        return all.map { $0.extensions.map { "." + $0 }.joined(separator: "/") }.filter { seen.insert($0).inserted }
     }
 
     /// "a, b, c or d" (with `joinedBy` "or"), "a and b", "a".

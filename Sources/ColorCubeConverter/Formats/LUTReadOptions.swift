@@ -1,7 +1,7 @@
 import ColorCubeCore
 
-/// Choices for reading a LUT; each applies only to the formats named (today: reference and Hald
-/// PNGs), the others ignore them.
+/// Choices for reading a LUT; each applies only to the formats named (today: image LUTs: Hald,
+/// tile and strip PNGs), the others ignore them.
 public struct LUTReadOptions: Sendable {
     /// What to do with pixels of a reference image that are not opaque.
     public enum AlphaHandling: String, CaseIterable, Sendable {
@@ -18,12 +18,16 @@ public struct LUTReadOptions: Sendable {
     public var alpha: AlphaHandling
     /// The largest reference image accepted, checked before its pixels are allocated.
     public var pixelLimit: PixelLimit
+    /// The layout an image LUT is in, or nil to take it from the image's size and content (a
+    /// square image may be a Hald CLUT or a square of tiles; see `ImageLUTLayoutDetector`).
+    public var imageLayout: ImageLUTLayout.Kind?
 
     public init(expectedSize: Int? = nil, ignoreProfile: Bool = false, alpha: AlphaHandling = .reject,
-                pixelLimit: PixelLimit = .fromEnvironment()) {
+                pixelLimit: PixelLimit = .fromEnvironment(), imageLayout: ImageLUTLayout.Kind? = nil) {
         self.expectedSize = expectedSize
         self.ignoreProfile = ignoreProfile
         self.alpha = alpha
         self.pixelLimit = pixelLimit
+        self.imageLayout = imageLayout
     }
 }

@@ -19,6 +19,8 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("LUT files: " + FormatArgument.readableList + "."))
         var luts: [String]
 
+        @OptionGroup var reading: LookReadOptions
+
         @OptionGroup var limits: LimitOptions
 
         func validate() throws {
@@ -29,7 +31,7 @@ extension ColorCubeCommand {
             var failed = false, described = 0
             for path in luts {
                 do {
-                    let look = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
+                    let look = try LUTReader.read(path: path, options: reading.options(pixelLimit: limits.pixelLimit))
                     let (table, _) = try look.baked()
                     let analysis = LUTAnalysis(measuring: table, roughness: look.roughness)
                     let coreImage = look.plainTable.map { $0.size <= LUTWriter.coreImageMaximumSize } == true
@@ -50,6 +52,8 @@ extension ColorCubeCommand {
             let n = analysis.size
             var lines: [(String, String)] = []
             lines.append(("format", look.format.describe(look)))
+            // What the reader decided (an image LUT's layout, a collection's correction).
+            for note in look.notes { lines.append(("note", note)) }
             if let lattice = look.transform.plainLattice {
                 lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
                 lines.append(("domain", domain(lattice.domainMin, lattice.domainMax)))
