@@ -9,8 +9,13 @@ import ColorCubeImaging
 ///   there are a large part of the code range. Read in the right layout, a colour adjustment is
 ///   smooth. So each reading's `Roughness` is measured and the smoother one wins (the sum of the
 ///   99th-percentile curvatures of the three axes; the jumps reach more than 1% of the runs at
-///   every level). When neither is clearly smoother (both smooth, or both rough, within a factor
-///   of `clearRatio`), the image is read as a Hald CLUT, colorcube's own layout, and a note says so.
+///   every level). When neither is clearly smoother (within a factor of `clearRatio`): if both
+///   readings are smooth, the look depends on red alone, which both layouts put in the same
+///   pixels, and the readings agree; if both are rough (the steps of a posterized look, a blur),
+///   the reading nearer its own identity wins when it is clearly nearer (`identityRatio`), with a
+///   note; otherwise the image is read as a Hald CLUT, colorcube's own layout, and a note says so. Measured on 7 sample looks at sizes 4, 16 and 64 in both layouts and
+///   on edited identities (negative, posterized, grey, sepia, levels, hue, noise, JPEG): every one
+///   was read in its own layout; blurred Hald images were the unclear cases (Tools/README.md).
 /// - Unreal or Unity strip (green downwards or upwards). Both readings are equally smooth, so the
 ///   direction decides: colour adjustments rarely turn one channel's ramp round and not the
 ///   others', so green should move the output the way red and blue do. The mean change of the
@@ -52,21 +57,64 @@ enum ImageLUTLayoutDetector {
     private static func chooseSquare(_ tables: [ReferenceTable]) -> Choice {
         let roughness = tables.map { Roughness(measuring: $0) }
         let scores = roughness.map(score)
-        let smoother = scores[1] < scores[0] ? 1 : 0, other = 1 - smoother
-        // Floor of one code per axis: below that both readings are smooth and the ratio says nothing.
-        let clear = max(scores[other], 3) >= clearRatio * max(scores[smoother], 3)
-        let chosen = clear ? smoother : tables.firstIndex { $0.layout.kind == .hald } ?? 0
-        let table = tables[chosen]
-        let words = "as the \(table.layout): its 99th-percentile curvature is \(codes(scores[chosen])) codes "
-            + "against \(codes(scores[1 - chosen])) read as the \(tables[1 - chosen].layout.kind)"
-        var note: String?
-        if !clear {
-            note = "a square image LUT could be a Hald CLUT or a square of tiles, and neither reading is "
-                + "clearly smoother: read it \(words); pass --layout hald or --layout tile to choose"
-        } else if table.layout.kind != .hald {
-            note = "read \(words); pass --layout to choose"
+        // Below a floor of one code per axis the ratio of two smooth readings says nothing.
+        let floor = 3.0
+        if let smoother = clearlyLower(scores, floor: floor) {
+            let table = tables[smoother]
+            let note = table.layout.kind == .hald ? nil
+                : "read as the \(table.layout) (99th-percentile curvature \(codes(scores[smoother])) codes, against "
+                    + "\(codes(scores[1 - smoother])) read as a \(tables[1 - smoother].layout.kind)); "
+                    + "pass --layout hald to read it as a Hald CLUT"
+            return Choice(table: table, roughness: roughness[smoother], note: note)
         }
-        return Choice(table: table, roughness: roughness[chosen], note: note)
+        // Both smooth: the look depends on red alone (or nothing), which both layouts put in the
+        // same pixels, so the two readings agree and there is nothing to tell.
+        if scores.max() ?? 0 < 2 * floor {
+            let hald = tables.firstIndex { $0.layout.kind == .hald } ?? 0
+            return Choice(table: tables[hald], roughness: roughness[hald], note: nil)
+        }
+        // Both rough alike (steps of a posterized look, a blur): the reading nearer its identity.
+        let distances = tables.map(identityDistance)
+        if let nearer = clearlyLower(distances, floor: 1, ratio: identityRatio) {
+            let table = tables[nearer]
+            let note = "read as the \(table.layout), whose identity it is nearer (mean \(codes(distances[nearer])) "
+                + "codes against \(codes(distances[1 - nearer])) as a \(tables[1 - nearer].layout.kind)); both readings "
+                + "are rough (99th-percentile curvature \(codes(scores[nearer])) and \(codes(scores[1 - nearer])) codes); "
+                + "pass --layout hald or --layout tile to choose"
+            return Choice(table: table, roughness: roughness[nearer], note: note)
+        }
+        let hald = tables.firstIndex { $0.layout.kind == .hald } ?? 0
+        let note = "could be a Hald CLUT or a square of tiles, and neither reading is clearly smoother or nearer "
+            + "its identity: read it as the \(tables[hald].layout) (99th-percentile curvature "
+            + "\(codes(scores[hald])) codes, against \(codes(scores[1 - hald])) as a \(tables[1 - hald].layout.kind)); "
+            + "pass --layout hald or --layout tile to choose"
+        return Choice(table: tables[hald], roughness: roughness[hald], note: note)
+    }
+
+    /// How much nearer its identity one square reading must be to be chosen when both are rough.
+    static let identityRatio = 1.5
+
+    /// The index of the clearly lower of two values (by `ratio`, each raised to `floor` first), or nil.
+    private static func clearlyLower(_ values: [Double], floor: Double, ratio: Double = clearRatio) -> Int? {
+        let lower = values[1] < values[0] ? 1 : 0
+        return max(values[1 - lower], floor) >= ratio * max(values[lower], floor) ? lower : nil
+    }
+
+    /// The mean distance of a reading's entries from their own input colours, in 8-bit codes
+    /// summed over R, G and B. Every entry up to a 64-cube, a sample of about 2^18 above.
+    static func identityDistance(_ table: some CubeTable) -> Double {
+        let n = table.size, count = table.entryCount
+        let step = max(1, count >> 18) | 1
+        let scale = 255 / Float(n - 1)
+        var total = 0.0, measured = 0
+        for index in stride(from: 0, to: count, by: step) {
+            let node = SIMD3<Float>(Float(index % n), Float((index / n) % n), Float(index / (n * n))) * scale
+            let entry = table.entry(at: index)
+            let d = SIMD3<Float>(entry.x, entry.y, entry.z) * 255 - node
+            total += Double(abs(d.x) + abs(d.y) + abs(d.z))
+            measured += 1
+        }
+        return total / Double(max(measured, 1))
     }
 
     private static func chooseStrip(_ tables: [ReferenceTable]) -> Choice {
@@ -82,7 +130,7 @@ enum ImageLUTLayoutDetector {
         let unity = decisive && !greenAgrees
         let table = unity ? tables[1 - unrealIndex] : tables[unrealIndex]
         let note = unity
-            ? "read as the \(table.layout): the colours grow upwards along green; pass --layout strip to read it "
+            ? "read as the \(table.layout): its colours grow upwards along green; pass --layout strip to read it "
                 + "with green growing downwards (Unreal's)"
             : nil
         return Choice(table: table, roughness: Roughness(measuring: table), note: note)
