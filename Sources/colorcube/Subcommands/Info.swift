@@ -127,7 +127,10 @@ extension ColorCubeCommand {
                 warnings.append("\(grouped(analysis.nonFiniteCount)) entries are NaN or infinite")
             }
             if analysis.outputMin.min() < 0 || analysis.outputMax.max() > 1 {
-                let clamping = LUTFormats.all.filter(\.clampsValues).map { "." + $0.name }
+                // By extension, once each: the image LUT layouts share .png.
+                var seen = Set<String>()
+                let clamping = LUTFormats.all.filter(\.clampsValues).compactMap { $0.extensions.first.map { "." + $0 } }
+                    .filter { seen.insert($0).inserted }
                 warnings.append("values outside 0...1: \(LUTFormats.list(clamping, joinedBy: "and")) output clamp them")
             }
             if analysis.roughness.suggestsSpatialEdit, look.roughness == nil {
