@@ -21,7 +21,7 @@ extension ColorCubeCommand {
                 help: "Cube size: 4, 16, 64 or 256 (64 when not given); for strips 2 to 256 (32 when not given).")
         var requestedSize: Int?
 
-        @Option(help: ArgumentHelp("Layout: hald (default), tile, strip (Unreal) or unity-strip.", valueName: "layout"))
+        @Option(help: ArgumentHelp("Layout: hald, tile (OBS, ReShade), strip (Unreal) or unity-strip (Unity).", valueName: "layout"))
         var layout: ImageLUTLayout.Kind = .hald
 
         /// The size to write.
