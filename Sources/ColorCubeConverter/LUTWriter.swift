@@ -54,8 +54,8 @@ public enum LUTWriter {
         let bakingLook = Look(transform: transform, format: look.format)
         let (table, error) = try bakingLook.baked(size: cubeSize)
         var clamped: (min: Float, max: Float)?
-        // Reference PNGs only hold 0...1, so only other sources can have values to clamp.
-        if format.clampsValues, !look.format.isSame(as: HaldFormat()) {
+        // Image LUTs only hold 0...1, so only other sources can have values to clamp.
+        if format.clampsValues, !look.format.readsImages {
             let range = table.outputRange()
             if range.min.min() < 0 || range.max.max() > 1 { clamped = (range.min.min(), range.max.max()) }
         }

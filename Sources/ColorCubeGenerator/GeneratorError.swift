@@ -3,9 +3,9 @@ import ColorCubeCore
 
 /// Errors in asking for an identity reference.
 public enum GeneratorError: ColorCubeError, Equatable {
-    /// A reference size other than 4, 16, 64 or 256.
-    case invalidSize(Int)
-    /// A bit depth a Hald PNG does not hold (see `HaldFormat.bitDepths`).
+    /// A reference size the layout is not generated at (see `ReferenceGenerator.canGenerate`).
+    case invalidSize(Int, layout: ImageLUTLayout.Kind)
+    /// A bit depth an image LUT does not hold (see `ImageLUT.supportedBitDepths`).
     case invalidBitDepth(Int)
 
     /// None: these are values given in code.
@@ -13,12 +13,14 @@ public enum GeneratorError: ColorCubeError, Equatable {
 
     public var description: String {
         switch self {
-        case .invalidSize(let size):
+        case .invalidSize(let size, let layout) where layout.isSquare:
             "invalid reference size \(size); valid sizes are "
-                + HaldLayout.referenceSizes.map(String.init).joined(separator: ", ")
+                + ReferenceGenerator.standardSizes(for: layout).map(String.init).joined(separator: ", ")
+        case .invalidSize(let size, let layout):
+            "invalid reference size \(size) for a \(layout); valid sizes are \(layout.sizeDescription)"
         case .invalidBitDepth(let depth):
             "invalid bit depth \(depth); use "
-                + HaldFormat.supportedBitDepths.map(String.init).joined(separator: " or ")
+                + ImageLUT.supportedBitDepths.map(String.init).joined(separator: " or ")
         }
     }
 }

@@ -11,6 +11,8 @@ struct EngineOptions: ParsableArguments {
     @Option(help: "Strength of the look, 0 to 1: out = in + S * (look(in) - in).")
     var strength: Float = 1
 
+    @OptionGroup var reading: LookReadOptions
+
     func validate() throws {
         guard (0...1).contains(strength) else { throw ValidationError("--strength must be between 0 and 1, got \(strength)") }
     }
@@ -18,11 +20,9 @@ struct EngineOptions: ParsableArguments {
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
     /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
     ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
-    /// - Parameter correctionID: the correction an ASC CDL collection gives (`--cdl-id`).
     func loadEngine(look lookPath: String, ignoreProfile: Bool, remembersColors: Bool = true,
-                    pixelLimit: PixelLimit, correctionID: String? = nil) throws -> LUTEngine {
-        let look = try LookSpec.read(lookPath, options: .init(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit,
-                                                              correctionID: correctionID))
+                    pixelLimit: PixelLimit) throws -> LUTEngine {
+        let look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.

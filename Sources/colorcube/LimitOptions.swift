@@ -4,11 +4,6 @@ import ColorCubeCore
 /// Limits on what a command agrees to load and which part of a look file it takes, shared by every
 /// command that reads pictures and looks (`@OptionGroup var limits: LimitOptions`).
 struct LimitOptions: ParsableArguments {
-    @Option(name: .customLong("cdl-id"), help: ArgumentHelp(
-        "Which correction of an ASC CDL collection (.ccc) or decision list (.cdl) to take, by its id (default: the first).",
-        valueName: "ID"))
-    var cdlID: String?
-
     @Option(help: ArgumentHelp(
         "Refuse pictures and raw frames of more than N pixels (default: \(PixelLimit.defaultMaxPixels), or \(PixelLimit.environmentVariable)).",
         valueName: "N"))

@@ -33,6 +33,13 @@ import Testing
         ("3dl", 16, 0.5 / 65535 + 1e-6),
         ("png", 8, 0.5 / 255 + 1e-6),
         ("png", 16, 0.5 / 65535 + 1e-6),
+        // Read back with no layout named: the layout is found by content.
+        ("tile", 8, 0.5 / 255 + 1e-6),
+        ("tile", 16, 0.5 / 65535 + 1e-6),
+        ("strip", 8, 0.5 / 255 + 1e-6),
+        ("strip", 16, 0.5 / 65535 + 1e-6),
+        ("unity-strip", 8, 0.5 / 255 + 1e-6),
+        ("unity-strip", 16, 0.5 / 65535 + 1e-6),
         // Rounding to 16 bits plus Little CMS's 16-bit interpolation at nodes that do not fall on
         // whole 16-bit inputs.
         ("icc", nil, 3 / 65535),
@@ -86,7 +93,7 @@ import Testing
     @Test func haldLevel12ReadsBackAndResamplesTo64() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("hald-12.png")
-        try HaldFormat.write(IdentityTable(size: 144), to: path)
+        try ImageLUT.write(IdentityTable(size: 144), kind: .hald, to: path)
         let contents = try LUTReader.read(path: path)
         #expect(contents.format is HaldFormat)
         #expect(try contents.table.size == 144)

@@ -73,9 +73,9 @@ import Testing
     @Test func pngCubeAndRawLooksGiveTheSameOutput() throws {
         let folder = try TemporaryDirectory()
         let reference = folder.file("look.png")
-        try HaldFormat.write(try ColorCube(size: 16) { x in
+        try ImageLUT.write(try ColorCube(size: 16) { x in
             SIMD3(x.x * x.x, (x.y + x.z) / 2, 1 - x.x * 0.5)
-        }, to: reference)
+        }, kind: .hald, to: reference)
         let asPNG = try LUTReader.read(path: reference).cube()
         try LUTWriter.write(asPNG, format: CubeTextFormat(), to: folder.file("look.cube"), title: "look")
         try LUTWriter.write(asPNG, format: RawCubeFormat(), to: folder.file("look.bin"), title: "look")

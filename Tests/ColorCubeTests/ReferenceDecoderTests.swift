@@ -21,7 +21,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("identity.png")
         try ReferenceGenerator.writeIdentity(size: size, to: path)
-        let result = try HaldFormat.decode(path: path)
+        let result = try ImageLUT.decode(path: path)
         #expect(result.table.size == size)
         let error = Self.maxIdentityError(result.table)
         if size == 64 {
@@ -38,19 +38,19 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("identity16.png")
         try ReferenceGenerator.writeIdentity(size: size, bitDepth: 16, to: path)
-        let result = try HaldFormat.decode(path: path)
+        let result = try ImageLUT.decode(path: path)
         #expect(Self.maxIdentityError(result.table) <= 0.5 / 65535)
     }
 
     @Test(arguments: ["identity-4-palette.png", "identity-16-gama.png", "identity-16-interlaced.png"])
     func expandedFormsKeepCodeValues(name: String) throws {
-        let result = try HaldFormat.decode(path: Fixtures.path(name))
+        let result = try ImageLUT.decode(path: Fixtures.path(name))
         #expect(Self.maxIdentityError(result.table) == 0)
     }
 
     @Test(arguments: ["grey-16.png", "grey-alpha-16.png"])
     func greyReferencesExpandToEqualChannels(name: String) throws {
-        let result = try HaldFormat.decode(path: Fixtures.path(name))
+        let result = try ImageLUT.decode(path: Fixtures.path(name))
         #expect(result.table.size == 16)
         for index in stride(from: 0, to: result.table.entryCount, by: 7) {
             let entry = result.table.entry(at: index)
@@ -62,11 +62,12 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("cropped.png")
         try PNGFile.write(RasterImage(width: 500, height: 512, channels: 3, pixels: .eight([UInt8](repeating: 0, count: 500 * 512 * 3))), to: path)
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, expectedSide: nil)) {
-            try HaldFormat.decode(path: path)
+        let hald64 = try ImageLUTLayout(kind: .hald, cubeSize: 64)
+        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: nil)) {
+            try ImageLUT.decode(path: path)
         }
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, expectedSide: 512)) {
-            try HaldFormat.decode(path: path, options: .init(expectedSize: 64))
+        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: hald64)) {
+            try ImageLUT.decode(path: path, options: .init(expectedSize: 64))
         }
     }
 
@@ -74,8 +75,9 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("identity-16.png")
         try ReferenceGenerator.writeIdentity(size: 16, to: path)
-        #expect(throws: ConversionError.sizeMismatch(path: path, width: 64, height: 64, foundSize: 16, expectedSize: 64, expectedSide: 512)) {
-            try HaldFormat.decode(path: path, options: .init(expectedSize: 64))
+        let hald64 = try ImageLUTLayout(kind: .hald, cubeSize: 64)
+        #expect(throws: ConversionError.sizeMismatch(path: path, width: 64, height: 64, foundSize: 16, expectedSize: 64, expected: hald64)) {
+            try ImageLUT.decode(path: path, options: .init(expectedSize: 64))
         }
     }
 
@@ -88,9 +90,9 @@ import Testing
         samples[4] = 200
         try PNGFile.write(RasterImage(width: 8, height: 8, channels: 4, pixels: .eight(samples)), to: path)
         #expect(throws: ConversionError.transparentPixels(path: path, count: 2)) {
-            try HaldFormat.decode(path: path)
+            try ImageLUT.decode(path: path)
         }
-        let result = try HaldFormat.decode(path: path, options: .init(alpha: .premultiply))
+        let result = try ImageLUT.decode(path: path, options: .init(alpha: .premultiply))
         let entry = result.table.entry(at: 1)
         #expect(entry.w == Float(128) / 255)
         #expect(abs(entry.x - Float(200) / 255 * (Float(128) / 255)) < 1e-6)
@@ -99,7 +101,7 @@ import Testing
     @Test func unreadableInputs() throws {
         let folder = try TemporaryDirectory()
         #expect(throws: ImageError.cannotOpen(path: folder.file("missing.png"), reason: "No such file or directory")) {
-            try HaldFormat.decode(path: folder.file("missing.png"))
+            try ImageLUT.decode(path: folder.file("missing.png"))
         }
         // A folder opens on Linux; the shim reports the failed read as CCPNG_CANNOT_OPEN.
         #expect(throws: ImageError.cannotOpen(path: folder.path, reason: "Is a directory")) {
@@ -111,7 +113,7 @@ import Testing
             try file.write(bytes)
             try file.close()
         }
-        #expect(throws: ImageError.notAnImage(path: text)) { try HaldFormat.decode(path: text) }
+        #expect(throws: ImageError.notAnImage(path: text)) { try ImageLUT.decode(path: text) }
 
         let whole = folder.file("whole.png")
         try ReferenceGenerator.writeIdentity(size: 64, to: whole)
@@ -122,9 +124,9 @@ import Testing
             try file.write(half)
             try file.close()
         }
-        #expect(throws: ImageError.self) { try HaldFormat.decode(path: truncated) }
+        #expect(throws: ImageError.self) { try ImageLUT.decode(path: truncated) }
         do {
-            _ = try HaldFormat.decode(path: truncated)
+            _ = try ImageLUT.decode(path: truncated)
         } catch let error as ImageError {
             guard case .corrupt(let path, _) = error else {
                 Issue.record("expected .corrupt, got \(error)")
@@ -144,7 +146,7 @@ import Testing
         image.colorSpace = .icc(profile)
         try PNGFile.write(image, to: path)
 
-        let converted = try HaldFormat.decode(path: path)
+        let converted = try ImageLUT.decode(path: path)
         #expect(converted.convertedFromProfile != nil)
         var worst = 0.0
         for index in 0..<converted.table.entryCount {
@@ -159,7 +161,7 @@ import Testing
         // A saturated P3 green lies outside sRGB: converting must change it.
         #expect(converted.table.entry(at: 15 * 16).x < 0.01)
 
-        let kept = try HaldFormat.decode(path: path, options: .init(ignoreProfile: true))
+        let kept = try ImageLUT.decode(path: path, options: .init(ignoreProfile: true))
         #expect(kept.convertedFromProfile == nil)
         #expect(Self.maxIdentityError(kept.table) == 0)
     }

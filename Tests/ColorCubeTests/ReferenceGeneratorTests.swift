@@ -64,7 +64,7 @@ import Testing
 
     @Test func rejectsOtherSizesAndDepths() throws {
         let folder = try TemporaryDirectory()
-        #expect(throws: GeneratorError.invalidSize(33)) {
+        #expect(throws: GeneratorError.invalidSize(33, layout: .hald)) {
             try ReferenceGenerator.writeIdentity(size: 33, to: folder.file("x.png"))
         }
         #expect(throws: GeneratorError.invalidBitDepth(12)) {

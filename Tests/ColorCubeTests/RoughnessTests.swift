@@ -16,7 +16,7 @@ import Testing
     }
 
     static func roughness(of image: RasterImage, size: Int = 64) -> Roughness {
-        Roughness(measuring: ReferenceTable(image: image, size: size))
+        Roughness(measuring: ReferenceTable(image: image, layout: try! ImageLUTLayout(kind: .hald, cubeSize: size)))
     }
 
     static func mapPixels(_ image: RasterImage, _ transform: (SIMD3<Double>) -> SIMD3<Double>) -> RasterImage {

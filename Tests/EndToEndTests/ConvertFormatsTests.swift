@@ -119,7 +119,7 @@ enum ImageDifference {
         let scratch = try Scratch()
         var result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.cube"), "--depth", "16"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--depth applies to 3dl and png output, not cube"))
+        #expect(result.stderr.contains("--depth applies to 3dl, png, tile, strip and unity-strip output, not cube"))
         result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.3dl"), "--depth", "8"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("invalid --depth 8 for 3dl output; use 10, 12 or 16"))

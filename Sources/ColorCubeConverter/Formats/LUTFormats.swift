@@ -11,6 +11,9 @@ public enum LUTFormats {
         CubeTextFormat(),
         ThreeDLFormat(),
         HaldFormat(),
+        ImageLUTFormat(.tile),
+        ImageLUTFormat(.strip),
+        ImageLUTFormat(.unityStrip),
         DeviceLinkFormat(),
         Spi1DFormat(),
         Spi3DFormat(),
@@ -59,7 +62,8 @@ public enum LUTFormats {
     /// The names `--format` takes, in table order.
     public static var names: [String] { all.map(\.name) }
 
-    /// Every format's extensions with dots, "/" between a format's own: ".bin/.raw", ".cube", ...
+    /// Every format's extensions with dots, "/" between a format's own: ".bin/.raw", ".cube", ...;
+    /// each group once, where formats share one (the image LUT layouts' .png).
     public static var extensionGroups: [String] {
         var seen: Set<String> = []
         return all.compactMap { format in

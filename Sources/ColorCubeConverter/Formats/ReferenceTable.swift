@@ -1,21 +1,28 @@
 import ColorCubeCore
 import ColorCubeImaging
 
-/// A decoded reference (Hald) image read as a cube, without a Float32 copy: entry p is pixel p,
-/// because the Hald layout puts entry p at raster position p.
+/// A decoded image LUT (Hald, tile or strip) read as a cube, without a Float32 copy: each entry is
+/// read from its pixel when asked for. In the Hald layout entry p is pixel p; in the others each
+/// red line of N entries is N neighbouring pixels (see `ImageLUTLayout`), so entries are copied a
+/// run of pixels at a time.
 ///
 /// Values are code / 255 or code / 65535. With `premultiplied`, red, green and blue are multiplied
 /// by alpha (what `CIColorCube` expects of data with transparency); otherwise alpha is 1.
 public struct ReferenceTable: CubeTable, Sendable {
     public let size: Int
     public let image: RasterImage
+    /// Where each entry sits in `image`.
+    public let layout: ImageLUTLayout
     public let premultiplied: Bool
     private let maxCode: Float
 
-    /// - Precondition: `image` is square with side size * sqrt(size).
-    public init(image: RasterImage, size: Int, premultiplied: Bool = false) {
-        self.size = size
+    /// - Precondition: `image` is `layout.width` x `layout.height` pixels.
+    public init(image: RasterImage, layout: ImageLUTLayout, premultiplied: Bool = false) {
+        precondition(image.width == layout.width && image.height == layout.height,
+                     "a \(image.width)x\(image.height) image does not have the \(layout)")
+        self.size = layout.cubeSize
         self.image = image
+        self.layout = layout
         self.premultiplied = premultiplied
         self.maxCode = Float(image.pixels.maxCode)
     }
@@ -39,14 +46,21 @@ public struct ReferenceTable: CubeTable, Sendable {
                                              _ buffer: UnsafeMutablePointer<SIMD4<Float>>) {
         let channels = image.channels
         let maxCode = maxCode
-        for (offset, index) in range.enumerated() {
-            let base = index * channels
-            let alpha = channels == 4 ? Float(samples[base + 3]) : maxCode
-            var rgba = SIMD4<Float>(Float(samples[base]), Float(samples[base + 1]), Float(samples[base + 2]), alpha) / maxCode
-            if premultiplied {
-                rgba *= SIMD4(rgba.w, rgba.w, rgba.w, 1)
+        var index = range.lowerBound, offset = 0
+        while index < range.upperBound {
+            let run = layout.run(startingAt: index)
+            let count = min(run.count, range.upperBound - index)
+            for i in 0..<count {
+                let base = (run.pixel + i) * channels
+                let alpha = channels == 4 ? Float(samples[base + 3]) : maxCode
+                var rgba = SIMD4<Float>(Float(samples[base]), Float(samples[base + 1]), Float(samples[base + 2]), alpha) / maxCode
+                if premultiplied {
+                    rgba *= SIMD4(rgba.w, rgba.w, rgba.w, 1)
+                }
+                buffer[offset + i] = rgba
             }
-            buffer[offset] = rgba
+            index += count
+            offset += count
         }
     }
 }

@@ -88,7 +88,7 @@ extension ColorCubeCommand {
                     try limits.pixelLimit.check(width: size.width, height: size.height, path: rawOptions.streamName)
                 }
                 let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile,
-                                                          pixelLimit: limits.pixelLimit, correctionID: limits.cdlID)
+                                                          pixelLimit: limits.pixelLimit)
                 if rawOptions.raw != nil {
                     try runRaw(engine: engine)
                 } else {

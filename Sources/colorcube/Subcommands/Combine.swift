@@ -28,6 +28,8 @@ extension ColorCubeCommand {
         @Option(help: "Bits per value for formats that have a choice: 8 or 16 for png, 10, 12 or 16 for 3dl.")
         var depth: Int?
 
+        @OptionGroup var reading: LookReadOptions
+
         @OptionGroup var limits: LimitOptions
 
         func validate() throws {
@@ -42,7 +44,7 @@ extension ColorCubeCommand {
             try Diagnostics.reportingFailures {
                 let chosen = try FormatArgument.outputFormat(format, output: output)
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: looks.flatMap(LookSpec.paths))
-                let options = LUTReadOptions(pixelLimit: limits.pixelLimit)
+                let options = reading.options(pixelLimit: limits.pixelLimit)
                 let parts = try looks.map { spec in
                     let look = try LookSpec.read(spec, options: options)
                     Diagnostics.report(look, path: spec)

@@ -7,7 +7,7 @@ extension ColorCubeCommand {
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Turn an edited reference PNG or any LUT into Core Image cube data or another LUT format.",
-            discussion: "INPUT may be a reference or Hald CLUT PNG (levels 2 to 16, 8 or 16 bits) or "
+            discussion: "INPUT may be a reference or Hald CLUT PNG (levels 2 to 16, 8 or 16 bits), a tile or strip image LUT (see --layout), or "
                 + LookSpec.help + ". The output format follows --format, else the extension of -o: "
                 + FormatArgument.writableList + ". Formats that hold a chain keep the look as it is; the "
                 + "others get it baked into a cube, and a warning when that changes it by more than one 8-bit code. "
@@ -19,7 +19,7 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("The look: an edited reference PNG or " + LookSpec.help + "."))
         var input: String
 
-        @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG (4, 16, 64 or 256); the image must agree.")
+        @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG or image LUT (e.g. 64 for 512x512, 32 for a 1024x32 strip); the image must agree.")
         var size: Int?
 
         @Option(name: .shortAndLong, help: "Output file (default: INPUT with the format's extension, .bin for raw).")
@@ -44,11 +44,13 @@ extension ColorCubeCommand {
         @Option(help: "Pixels that are not opaque: reject (fail) or premultiply.")
         var alpha: LUTReadOptions.AlphaHandling = .reject
 
+        @OptionGroup var reading: LookReadOptions
+
         @OptionGroup var limits: LimitOptions
 
         func validate() throws {
-            if let size, !HaldLayout.referenceSizes.contains(size) {
-                throw ValidationError("invalid --size \(size); valid sizes are 4, 16, 64, 256")
+            if let size, !ColorCube.sizeRange.contains(size) {
+                throw ValidationError("invalid --size \(size); use 2 to 256 points per axis")
             }
             if let resample, !ColorCube.sizeRange.contains(resample) {
                 throw ValidationError("invalid --resample \(resample); use 2 to 256 points per axis")
@@ -73,11 +75,11 @@ extension ColorCubeCommand {
             let chosen = try outputFormat()
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
-            let options = LUTReadOptions(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
-                                         pixelLimit: limits.pixelLimit, correctionID: limits.cdlID)
+            let options = reading.options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
+                                          pixelLimit: limits.pixelLimit)
             let look = try LookSpec.read(input, options: options)
-            // A reference PNG checks --size itself (against its pixel size); other formats here.
-            if let size, !look.format.isSame(as: HaldFormat()), let table = look.plainTable, table.size != size {
+            // An image LUT checks --size itself (against its pixel size); other formats here.
+            if let size, !look.format.readsImages, let table = look.plainTable, table.size != size {
                 throw CommandFailure("\(input) holds a \(table.size)-cube, but --size \(size) was asked for; "
                     + "drop --size, or pass --resample \(size) to change its size")
             }

@@ -19,6 +19,8 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("LUT files: " + FormatArgument.readableList + "."))
         var luts: [String]
 
+        @OptionGroup var reading: LookReadOptions
+
         @OptionGroup var limits: LimitOptions
 
         func validate() throws {
@@ -29,7 +31,7 @@ extension ColorCubeCommand {
             var failed = false, described = 0
             for path in luts {
                 do {
-                    let look = try LUTReader.read(path: path, options: LUTReadOptions(pixelLimit: limits.pixelLimit, correctionID: limits.cdlID))
+                    let look = try LookSpec.read(path, options: reading.options(pixelLimit: limits.pixelLimit))
                     let (table, _) = try look.baked()
                     let analysis = LUTAnalysis(measuring: table, roughness: look.roughness)
                     let coreImage = look.plainTable.map { $0.size <= LUTWriter.coreImageMaximumSize } == true
@@ -50,6 +52,8 @@ extension ColorCubeCommand {
             let n = analysis.size
             var lines: [(String, String)] = []
             lines.append(("format", look.format.describe(look)))
+            // What the reader decided (an image LUT's layout, a collection's correction).
+            for note in look.notes { lines.append(("note", note)) }
             let operations = look.transform.operations
             if operations.count == 1, let lattice = operations[0] as? LUT3DOp {
                 lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
@@ -125,7 +129,10 @@ extension ColorCubeCommand {
                 warnings.append("\(grouped(analysis.nonFiniteCount)) entries are NaN or infinite")
             }
             if analysis.outputMin.min() < 0 || analysis.outputMax.max() > 1 {
-                let clamping = LUTFormats.all.filter(\.clampsValues).map { "." + $0.name }
+                // By extension, once each: the image LUT layouts share .png.
+                var seen = Set<String>()
+                let clamping = LUTFormats.all.filter(\.clampsValues).compactMap { $0.extensions.first.map { "." + $0 } }
+                    .filter { seen.insert($0).inserted }
                 warnings.append("values outside 0...1: \(LUTFormats.list(clamping, joinedBy: "and")) output clamp them")
             }
             if analysis.roughness.suggestsSpatialEdit, look.roughness == nil {

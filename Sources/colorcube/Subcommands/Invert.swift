@@ -30,6 +30,8 @@ extension ColorCubeCommand {
         @Option(help: "Bits per value for formats that have a choice: 8 or 16 for png, 10, 12 or 16 for 3dl.")
         var depth: Int?
 
+        @OptionGroup var reading: LookReadOptions
+
         @OptionGroup var limits: LimitOptions
 
         func validate() throws {
@@ -43,7 +45,7 @@ extension ColorCubeCommand {
             try Diagnostics.reportingFailures {
                 let chosen = try FormatArgument.outputFormat(format, output: output)
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: LookSpec.paths(look))
-                let forward = try LookSpec.read(look, options: LUTReadOptions(pixelLimit: limits.pixelLimit))
+                let forward = try LookSpec.read(look, options: reading.options(pixelLimit: limits.pixelLimit))
                 Diagnostics.report(forward, path: look)
                 let cubeSize = size ?? TransformBaker.naturalSize(of: forward.transform)
                 let inverse = try TransformInverter.invert(forward.transform, size: cubeSize)

@@ -48,7 +48,7 @@ extension ColorCubeCommand {
                 // A thumbnail's few pixels are interpolated: no colour table per look.
                 let sheetLooks = try looks.map { look in
                     let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, remembersColors: false,
-                                                          pixelLimit: limits.pixelLimit, correctionID: limits.cdlID)
+                                                          pixelLimit: limits.pixelLimit)
                     return ContactSheet.Look(name: FilePath.stem(look), engine: engine)
                 }
                 let photo = try ImageApplier.read(image, options: ImageReadOptions(limit: limits.pixelLimit)).image
