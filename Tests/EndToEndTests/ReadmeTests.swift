@@ -54,7 +54,7 @@ struct ReadmeTests {
         for row in rows {
             let cells = row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 2 else { continue }
-            for piece in cells[1].split(separator: "`").enumerated() where piece.offset % 2 == 1 {
+            for piece in cells[1].split(separator: "`", omittingEmptySubsequences: false).enumerated() where piece.offset % 2 == 1 && piece.element.hasPrefix(".") {
                 extensions.insert(String(piece.element).lowercased())
             }
         }

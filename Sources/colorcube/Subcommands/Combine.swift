@@ -16,17 +16,7 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("The looks, in the order they apply: " + LookSpec.help + "."))
         var looks: [String] = []
 
-        @Option(name: .shortAndLong, help: "The combined look's file; its extension picks the format unless --format is given.")
-        var output: String
-
-        @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(LUTFormats.names, joinedBy: "or") + " (default: from the output extension)."))
-        var format: FormatArgument?
-
-        @Option(help: "Bake into a cube of N points per axis (2 to 256), also for formats that hold chains (default: the largest 3D LUT's size, at least 33).")
-        var size: Int?
-
-        @Option(help: "Bits per value for formats that have a choice: 8 or 16 for png, 10, 12 or 16 for 3dl.")
-        var depth: Int?
+        @OptionGroup var writing: LookOutputOptions
 
         @OptionGroup var reading: LookReadOptions
 
@@ -34,15 +24,12 @@ extension ColorCubeCommand {
 
         func validate() throws {
             guard looks.count >= 2 else { throw ValidationError("give at least two LOOKs to combine") }
-            if let size, !ColorCube.sizeRange.contains(size) {
-                throw ValidationError("invalid --size \(size); use 2 to 256 points per axis")
-            }
-            _ = try FormatArgument.outputFormat(format, output: output)
         }
 
         func run() throws {
             try Diagnostics.reportingFailures {
-                let chosen = try FormatArgument.outputFormat(format, output: output)
+                let chosen = try writing.chosenFormat()
+                let (output, size, depth) = (writing.output, writing.size, writing.depth)
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: looks.flatMap(LookSpec.paths))
                 let options = reading.options(pixelLimit: limits.pixelLimit)
                 let parts = try looks.map { spec in

@@ -135,7 +135,9 @@ extension ColorCubeCommand {
                     .filter { seen.insert($0).inserted }
                 warnings.append("values outside 0...1: \(LUTFormats.list(clamping, joinedBy: "and")) output clamp them")
             }
-            if analysis.roughness.suggestsSpatialEdit, look.roughness == nil {
+            // Roughness speaks of an edited reference: a plain lattice, not a chain's bake (a log curve is
+            // steep by design).
+            if analysis.roughness.suggestsSpatialEdit, look.roughness == nil, look.transform.plainLattice != nil {
                 warnings.append(Diagnostics.roughnessWarning(analysis.roughness, path: path))
             }
             warnings += look.warnings.map { Diagnostics.message(for: $0, path: path) }

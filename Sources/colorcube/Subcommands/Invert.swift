@@ -18,32 +18,16 @@ extension ColorCubeCommand {
         @Argument(help: ArgumentHelp("The look to invert: " + LookSpec.help + "."))
         var look: String
 
-        @Option(name: .shortAndLong, help: "The inverse look's file; its extension picks the format unless --format is given.")
-        var output: String
-
-        @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(LUTFormats.names, joinedBy: "or") + " (default: from the output extension)."))
-        var format: FormatArgument?
-
-        @Option(help: "Points per axis of inverted 3D LUTs and of a baked output (2 to 256; default: the look's largest 3D LUT size, at least 33).")
-        var size: Int?
-
-        @Option(help: "Bits per value for formats that have a choice: 8 or 16 for png, 10, 12 or 16 for 3dl.")
-        var depth: Int?
+        @OptionGroup var writing: LookOutputOptions
 
         @OptionGroup var reading: LookReadOptions
 
         @OptionGroup var limits: LimitOptions
 
-        func validate() throws {
-            if let size, !ColorCube.sizeRange.contains(size) {
-                throw ValidationError("invalid --size \(size); use 2 to 256 points per axis")
-            }
-            _ = try FormatArgument.outputFormat(format, output: output)
-        }
-
         func run() throws {
             try Diagnostics.reportingFailures {
-                let chosen = try FormatArgument.outputFormat(format, output: output)
+                let chosen = try writing.chosenFormat()
+                let (output, size, depth) = (writing.output, writing.size, writing.depth)
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: LookSpec.paths(look))
                 let forward = try LookSpec.read(look, options: reading.options(pixelLimit: limits.pixelLimit))
                 Diagnostics.report(forward, path: look)
