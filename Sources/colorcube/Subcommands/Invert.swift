@@ -45,7 +45,7 @@ extension ColorCubeCommand {
                 var inverted = Look(transform: inverse, format: forward.format)
                 inverted.title = "inverse of \(FilePath.stem(look))"
                 let written = try LUTWriter.write(inverted, format: chosen, to: output, title: inverted.title ?? "",
-                                                  size: chosen.holdsChains ? size : cubeSize,
+                                                  size: size,
                                                   options: LUTWriter.Options(bitDepth: depth))
                 Diagnostics.report(written, path: output, format: chosen)
             }
