@@ -48,17 +48,6 @@ public struct Transform: Sendable, CustomStringConvertible {
         return Transform(result)
     }
 
-    /// The exact inverse: each operation's inverse, in reverse order.
-    /// - Throws: `TransformError.notInvertible` for the first operation that has no exact inverse,
-    ///   `.needsNumericalInverse` when the chain holds a 3D LUT (see `TransformInverter`).
-    public func exactInverse() throws(TransformError) -> Transform {
-        var result: [any TransformOp] = []
-        for operation in operations.reversed() {
-            result.append(contentsOf: try operation.inverse())
-        }
-        return Transform(result)
-    }
-
     /// The same chain with every 3D LUT read with `interpolation` (the engine's and the baker's
     /// choice overrides the file's).
     public func interpolating(with interpolation: Interpolation) -> Transform {
