@@ -193,16 +193,55 @@ import Testing
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: folder.file("out.raw")))) == expectedOutput)
     }
 
-    /// Input that ends inside a frame: the complete frames are written, then the error gives
-    /// the stray byte count.
+    /// Input that ends inside a frame: the complete frames are written, and the whole pixels of
+    /// the incomplete one (a filter passes on what it gets), then the error gives the stray byte
+    /// count. A planar frame is written only whole.
     @Test func partialFrameIsReportedAfterTheCompleteOnes() throws {
         let applier = RawStreamApplier(engine: try Self.engine(), width: Self.width, height: Self.height, format: .rgba)
         let frameBytes = Self.width * Self.height * 4
         let input = Self.frames(.rgba, count: 2, seed: 3) + [1, 2, 3, 4, 5]
         let (result, output) = try Self.run(applier, input: input)
         #expect(throws: StreamError.partialFrame(strayBytes: 5, framesWritten: 2)) { try result.get() }
-        #expect(output.count == 2 * frameBytes)
+        #expect(output.count == 2 * frameBytes + 4)
+        let (whole, _) = try Self.run(applier, input: Array(input[0..<(2 * frameBytes + 4)]))
+        #expect(throws: StreamError.partialFrame(strayBytes: 4, framesWritten: 2)) { try whole.get() }
+
+        let planar = RawStreamApplier(engine: try Self.engine(), width: Self.width, height: Self.height, format: .gbrpf32le)
+        let planarBytes = Self.width * Self.height * 12
+        let (planarResult, planarOutput) = try Self.run(planar, input: Self.frames(.gbrpf32le, count: 1, seed: 3) + [0, 0, 0, 0])
+        #expect(throws: StreamError.partialFrame(strayBytes: 4, framesWritten: 1)) { try planarResult.get() }
+        #expect(planarOutput.count == planarBytes)
         #expect(StreamError.partialFrame(strayBytes: 5, framesWritten: 2).description.contains("5 stray bytes"))
+    }
+
+    /// Frames larger than a piece travel in several pieces (the last one shorter): the output is
+    /// the frames processed whole, and an input that ends in a frame's second piece is written up
+    /// to its last whole pixel.
+    @Test(arguments: [RawPixelFormat.rgb24, .rgb48le])
+    func framesLargerThanAPieceArePiecedTogether(format: RawPixelFormat) throws {
+        let width = 1600, height = 1000
+        let frameBytes = width * height * format.bytesPerPixel
+        #expect(frameBytes > RawStreamApplier.pieceBytes)
+        let applier = RawStreamApplier(engine: try Self.engine(), width: width, height: height, format: format)
+        var generator = TestRandom(seed: 11)
+        let input = (0..<(2 * frameBytes)).map { _ in UInt8(truncatingIfNeeded: generator.next() >> 7) }
+        var expected = input
+        expected.withUnsafeMutableBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            applier.apply(toFrame: base)
+            applier.apply(toFrame: base + frameBytes)
+        }
+        let (result, output) = try Self.run(applier, input: input)
+        #expect(try result.get() == 2)
+        #expect(output.count == expected.count)
+        #expect(output.indices.first { output[$0] != expected[$0] } == nil)
+
+        let piece = RawStreamApplier.pieceBytes / format.bytesPerPixel * format.bytesPerPixel
+        let cut = frameBytes + piece + 2 * format.bytesPerPixel + 1
+        let (partial, partialOutput) = try Self.run(applier, input: Array(input[0..<cut]))
+        #expect(throws: StreamError.partialFrame(strayBytes: cut - frameBytes, framesWritten: 1)) { try partial.get() }
+        #expect(partialOutput.count == cut - 1)
+        #expect(partialOutput.indices.first { partialOutput[$0] != expected[$0] } == nil)
     }
 
     @Test func emptyInputWritesNothing() throws {
@@ -288,14 +327,26 @@ import Testing
     }
 
     /// Memory the system refuses (more than this machine has, with the kernel's default overcommit
-    /// heuristic) is reported as an error, not a crash.
+    /// heuristic) is reported as an error, not a crash: a planar frame is held whole.
     @Test(.enabled(if: (try? String(contentsOfFile: "/proc/sys/vm/overcommit_memory", encoding: .utf8))?.hasPrefix("1") == false,
                    "the kernel grants any allocation (overcommit_memory = 1)"))
     func refusedFrameMemoryIsAnError() throws {
-        // 2^19 x 2^19 rgb24 frames are 768 GiB each.
+        // 2^18 x 2^18 gbrpf32le frames are 768 GiB each.
+        let applier = RawStreamApplier(engine: try Self.engine(), width: 1 << 18, height: 1 << 18, format: .gbrpf32le,
+                                       pixelLimit: PixelLimit(maxPixels: .max))
+        #expect(throws: StreamError.outOfMemory(bufferBytes: 12 << 36, buffers: RawStreamApplier.bufferCount)) {
+            try applier.run(input: -1, output: -1)
+        }
+    }
+
+    /// An interleaved frame travels in pieces, so even a frame larger than memory needs only a few
+    /// megabytes (the pixel limit, lifted here, is what keeps such sizes out).
+    @Test func interleavedFramesNeedOnlyPieces() throws {
         let applier = RawStreamApplier(engine: try Self.engine(), width: 1 << 19, height: 1 << 19, format: .rgb24,
                                        pixelLimit: PixelLimit(maxPixels: .max))
-        #expect(throws: StreamError.outOfMemory(frameBytes: 3 << 38, frames: 3)) { try applier.run(input: -1, output: -1) }
+        let (result, output) = try Self.run(applier, input: [])
+        #expect(try result.get() == 0)
+        #expect(output.isEmpty)
     }
 
     @Test func readErrorsAreReported() throws {

@@ -1,7 +1,4 @@
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The engine's 8-bit results, remembered per colour as they are first computed.
 ///
@@ -23,26 +20,20 @@ final class ColorMemo8: @unchecked Sendable {
     static let colorCount = 1 << 24
     static let known: UInt32 = 0x8000_0000
     private let words: UnsafeMutablePointer<Atomic<UInt32>>
-    private let mapping: UnsafeMutableRawPointer
-    private static let hugePage = 1 << 21
-    private static let byteCount = colorCount * MemoryLayout<UInt32>.stride
-    private static let mappedCount = byteCount + hugePage
+    private let memory: HugePageMapping
 
     /// Maps the table; nil when the address space cannot be had (the engine then interpolates).
+    /// Reads jump around 64 MB, so the table asks for huge pages (`HugePageMapping`).
     init?() {
-        let mapping = mmap(nil, Self.mappedCount, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        guard let mapping, mapping != MAP_FAILED else { return nil }
-        self.mapping = mapping
-        // Reads jump around 64 MB: on 2 MB-aligned huge pages they need 32 TLB entries and 32
-        // page faults instead of 16,384 of each.
-        let aligned = (Int(bitPattern: mapping) + Self.hugePage - 1) & ~(Self.hugePage - 1)
-        let start = mapping + (aligned - Int(bitPattern: mapping))
-        madvise(start, Self.byteCount, MADV_HUGEPAGE)
-        words = start.bindMemory(to: Atomic<UInt32>.self, capacity: Self.colorCount)
+        guard let memory = HugePageMapping(byteCount: Self.colorCount * MemoryLayout<UInt32>.stride) else {
+            return nil
+        }
+        self.memory = memory
+        words = memory.start.bindMemory(to: Atomic<UInt32>.self, capacity: Self.colorCount)
     }
 
     deinit {
-        munmap(mapping, Self.mappedCount)
+        memory.release()
     }
 
     /// Pixels per block: the colours a block misses are computed together, in one call to the
@@ -80,7 +71,7 @@ final class ColorMemo8: @unchecked Sendable {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         var missCount = 0
         var pixel = 0
-        for i in 0..<count {
+        for _ in 0..<count {
             let index = Int(source[pixel &+ bi]) << 16 | Int(source[pixel &+ gi]) << 8 | Int(source[pixel &+ ri])
             let word = words[index].load(ordering: .relaxed)
             if word != 0 {

@@ -11,12 +11,17 @@ import ColorCubeCore
 /// (`-f rawvideo -pix_fmt FMT`): frames of exactly `width * height * format.bytesPerPixel`
 /// bytes are read, processed and written in order.
 ///
-/// Memory stays at `bufferCount` frames whatever the stream's length. Reading the next frame
-/// overlaps with processing the current one (a reader thread) and with writing the previous one
-/// (a writer thread); each frame is split across all cores. Short reads and stalls are waited out.
+/// Frames travel in pieces of at most `pieceBytes` (whole pixels, never two frames in one), so
+/// memory stays at `bufferCount` pieces, a few megabytes, whatever the frame size or the stream's
+/// length, and a piece stays in the processor's cache from read to write. Reading the next piece
+/// overlaps with processing the current one (a reader thread) and with writing the previous one (a
+/// writer thread); each piece is split across all cores. Short reads and stalls are waited out.
+/// The planar format is processed a whole frame at a time, as its planes are apart.
 public struct RawStreamApplier: Sendable {
-    /// Frames held in memory at once: one being read, one processed, one written.
-    public static let bufferCount = 3
+    /// Pieces held in memory at once: one being read, one processed, the rest being written.
+    public static let bufferCount = 4
+    /// The largest piece of an interleaved frame, in bytes (rounded down to whole pixels).
+    public static let pieceBytes = 4 << 20
 
     /// The look, interpolation and strength applied to every frame.
     public let engine: LUTEngine
@@ -66,7 +71,8 @@ public struct RawStreamApplier: Sendable {
     /// - Throws: `StreamError.invalidFrameSize`, `.pixelLimit` (over `pixelLimit`) or `.outOfMemory`
     ///   (the frame buffers cannot be allocated) before reading anything;
     ///   `.partialFrame(strayBytes:framesWritten:)` when the input ends inside a frame (every
-    ///   complete frame has been written by then); `.readFailed`, `.writeFailed`,
+    ///   complete frame has been written by then, and the whole pixels of the incomplete one in an
+    ///   interleaved format: a filter passes on what it was given); `.readFailed`, `.writeFailed`,
     ///   `.threadUnavailable`.
     public func run(input: Int32, output: Int32) throws(StreamError) -> Int {
         guard width > 0, height > 0 else { throw .invalidFrameSize(width: width, height: height) }
@@ -78,11 +84,13 @@ public struct RawStreamApplier: Sendable {
         guard let frameBytes else { throw .invalidFrameSize(width: width, height: height) }
         signal(SIGPIPE, SIG_IGN)
 
-        let pipeline = try StreamPipeline(frameBytes: frameBytes, bufferCount: Self.bufferCount)
+        let pieceBytes = format.layout == nil ? frameBytes
+            : min(frameBytes, Self.pieceBytes / format.bytesPerPixel * format.bytesPerPixel)
+        let pipeline = try StreamPipeline(frameBytes: frameBytes, pieceBytes: pieceBytes, bufferCount: Self.bufferCount)
         defer { pipeline.shutDown() }
-        var status = WorkerThread.start { pipeline.readFrames(from: input) }
+        var status = WorkerThread.start { pipeline.readPieces(from: input) }
         guard status == 0 else { throw .threadUnavailable(errno: status) }
-        status = WorkerThread.start { pipeline.writeFrames(to: output) }
+        status = WorkerThread.start { pipeline.writePieces(to: output) }
         guard status == 0 else { throw .threadUnavailable(errno: status) }
 
         // Set when the input has ended or failed; reported once the writer has drained.
@@ -90,15 +98,24 @@ public struct RawStreamApplier: Sendable {
         var readError: Int32 = 0
         while let event = pipeline.inbox.pop() {
             switch event {
-            case .read(let index):
-                apply(toFrame: pipeline.frames.start(of: index))
-                pipeline.toWriter.push(index)
+            case .read(let piece):
+                // An incomplete last piece: its whole pixels, unless the planes of a frame are apart.
+                let start = pipeline.buffers.start(of: piece.buffer)
+                var pixels = piece.bytes / format.bytesPerPixel
+                if format.layout != nil {
+                    apply(toPixels: start, count: pixels)
+                } else if piece.endsFrame {
+                    apply(toFrame: start)
+                } else {
+                    pixels = 0
+                }
+                pipeline.toWriter.push(.write(piece, bytes: pixels * format.bytesPerPixel))
             case .inputEnded(let stray):
                 strayBytes = stray
-                pipeline.toWriter.push(-1)
+                pipeline.toWriter.push(.finish)
             case .readFailed(let code):
                 readError = code
-                pipeline.toWriter.push(-1)
+                pipeline.toWriter.push(.finish)
             case .drained(let written):
                 if readError != 0 { throw .readFailed(errno: readError, framesWritten: written) }
                 if strayBytes > 0 { throw .partialFrame(strayBytes: strayBytes, framesWritten: written) }
@@ -117,14 +134,27 @@ public struct RawStreamApplier: Sendable {
     ///   16-bit formats, 4 for `gbrpf32le`; every Swift and malloc allocation is).
     public func apply(toFrame frame: UnsafeMutableRawPointer) {
         let pixels = width * height
+        if format.layout != nil {
+            apply(toPixels: frame, count: pixels)
+            return
+        }
+        let planes = frame.bindMemory(to: Float.self, capacity: 3 * pixels)
+        #if _endian(big)
+        Self.swapBytes(frame.bindMemory(to: UInt32.self, capacity: 3 * pixels), count: 3 * pixels)
+        _ = frame.bindMemory(to: Float.self, capacity: 3 * pixels)
+        #endif
+        engine.apply(red: planes + 2 * pixels, green: planes, blue: planes + pixels, pixelCount: pixels)
+        #if _endian(big)
+        Self.swapBytes(frame.bindMemory(to: UInt32.self, capacity: 3 * pixels), count: 3 * pixels)
+        #endif
+    }
+
+    /// Applies the look in place to `count` pixels of an interleaved format, anywhere in a frame.
+    private func apply(toPixels start: UnsafeMutableRawPointer, count pixels: Int) {
+        guard let layout = format.layout else { return }
         switch format {
-        case .rgb24, .bgr24, .rgba, .bgra:
-            let layout = format.layout ?? .rgb
-            let bytes = frame.bindMemory(to: UInt8.self, capacity: pixels * layout.stride)
-            engine.apply(bytes, to: bytes, pixelCount: pixels, layout: layout)
         case .rgb48le, .rgba64le:
-            let layout = format.layout ?? .rgb
-            let samples = frame.bindMemory(to: UInt16.self, capacity: pixels * layout.stride)
+            let samples = start.bindMemory(to: UInt16.self, capacity: pixels * layout.stride)
             #if _endian(big)
             Self.swapBytes(samples, count: pixels * layout.stride)
             #endif
@@ -132,16 +162,9 @@ public struct RawStreamApplier: Sendable {
             #if _endian(big)
             Self.swapBytes(samples, count: pixels * layout.stride)
             #endif
-        case .gbrpf32le:
-            let planes = frame.bindMemory(to: Float.self, capacity: 3 * pixels)
-            #if _endian(big)
-            Self.swapBytes(frame.bindMemory(to: UInt32.self, capacity: 3 * pixels), count: 3 * pixels)
-            _ = frame.bindMemory(to: Float.self, capacity: 3 * pixels)
-            #endif
-            engine.apply(red: planes + 2 * pixels, green: planes, blue: planes + pixels, pixelCount: pixels)
-            #if _endian(big)
-            Self.swapBytes(frame.bindMemory(to: UInt32.self, capacity: 3 * pixels), count: 3 * pixels)
-            #endif
+        default:
+            let bytes = start.bindMemory(to: UInt8.self, capacity: pixels * layout.stride)
+            engine.apply(bytes, to: bytes, pixelCount: pixels, layout: layout)
         }
     }
 

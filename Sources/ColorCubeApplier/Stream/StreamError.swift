@@ -17,10 +17,10 @@ public enum StreamError: ColorCubeError, Equatable {
     case invalidFrameSize(width: Int, height: Int)
     /// The frame size is over the pixel limit; nothing was allocated or read.
     case pixelLimit(PixelLimitError)
-    /// The system refused memory for `frames` buffers of `frameBytes` bytes; nothing was read.
-    case outOfMemory(frameBytes: Int, frames: Int)
-    /// The input ended inside a frame: the complete frames before it were written, the stray
-    /// bytes were not.
+    /// The system refused memory for `buffers` buffers of `bufferBytes` bytes; nothing was read.
+    case outOfMemory(bufferBytes: Int, buffers: Int)
+    /// The input ended `strayBytes` into a frame, after `framesWritten` complete frames. The
+    /// incomplete frame's whole pixels were processed and written too in an interleaved format.
     case partialFrame(strayBytes: Int, framesWritten: Int)
     /// `read` failed with `errno`.
     case readFailed(errno: Int32, framesWritten: Int)
@@ -50,8 +50,8 @@ public enum StreamError: ColorCubeError, Equatable {
             "invalid frame size \(width)x\(height): width and height must be positive and a frame must fit in memory"
         case .pixelLimit(let error):
             error.description
-        case .outOfMemory(let bytes, let frames):
-            "cannot hold \(frames) frames of \(bytes) bytes in memory: the system refused the allocation"
+        case .outOfMemory(let bytes, let buffers):
+            "cannot hold \(buffers) buffers of \(bytes) bytes in memory: the system refused the allocation"
         case .partialFrame(let stray, let written):
             "the input ended \(stray) bytes into a frame (\(stray) stray bytes after \(written) complete "
                 + "frames, which were written)"

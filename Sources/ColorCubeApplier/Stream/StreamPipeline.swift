@@ -7,96 +7,128 @@ import Darwin
 #endif
 import ColorCubeCore
 
-/// The three stages of a raw stream and the frame buffers they pass around: a reader thread fills
-/// free buffers, the caller's thread applies the look (on all cores), a writer thread writes and
-/// frees them. Buffers move by index through queues, so each is touched by one stage at a time:
-/// the frames are `DisjointRegions` items, held by whichever stage last received their index.
+/// The three stages of a raw stream and the buffers they pass around: a reader thread fills free
+/// buffers, the caller's thread applies the look (on all cores), a writer thread writes and frees
+/// them. Buffers move by index through queues, so each is touched by one stage at a time: the
+/// buffers are `DisjointRegions` items, held by whichever stage last received their index.
+///
+/// A buffer holds a *piece*: a run of whole pixels of one frame, at most `pieceBytes` long, never
+/// spanning two frames. Pieces rather than frames keep the buffers small enough to stay in the
+/// processor's cache from read to write, and make memory a few megabytes whatever the frame size.
 ///
 /// Reader and writer hold a reference to the pipeline, so its buffers outlive a caller that has
 /// stopped early while a thread is still parked in `read` or `write`; `shutDown()` makes both
 /// threads leave at their next hand-over.
 final class StreamPipeline: Sendable {
+    /// Bytes of one frame in buffer `buffer`.
+    struct Piece: Sendable {
+        let buffer: Int
+        /// Bytes held: `pieceBytes` or the rest of the frame, less only for the input's last,
+        /// incomplete piece.
+        let bytes: Int
+        /// True when this piece completes its frame.
+        let endsFrame: Bool
+    }
+
     /// What the processing stage hears from the other two.
     enum Event: Sendable {
-        /// Buffer `index` holds a complete frame.
-        case read(index: Int)
-        /// The input ended cleanly after `strayBytes` bytes of an incomplete frame (0 when it
-        /// ended on a frame boundary).
+        /// A piece was read. An incomplete last piece comes before `inputEnded` or `readFailed`.
+        case read(Piece)
+        /// The input ended cleanly, `strayBytes` bytes into an incomplete frame (0 when it ended on
+        /// a frame boundary).
         case inputEnded(strayBytes: Int)
         case readFailed(errno: Int32)
-        /// Every frame handed to the writer has been written.
+        /// Every piece handed to the writer has been written.
         case drained(framesWritten: Int)
         /// The output's reader went away (EPIPE).
         case outputClosed(framesWritten: Int)
         case writeFailed(errno: Int32, framesWritten: Int)
     }
 
+    /// What the writer is handed.
+    enum Output: Sendable {
+        /// Write the first `bytes` bytes of `piece`'s buffer (all of it, or the whole pixels of an
+        /// incomplete last piece), then free the buffer.
+        case write(Piece, bytes: Int)
+        /// Nothing more comes: report `drained`.
+        case finish
+    }
+
     let frameBytes: Int
-    /// The frame buffers in one allocation, `frameBytes` rounded up to whole cache lines apart;
-    /// item `index` is buffer `index`.
-    let frames: DisjointRegions<UnsafeMutableRawPointer>
+    let pieceBytes: Int
+    /// The buffers in one mapping, `pieceBytes` rounded up to whole cache lines apart; item
+    /// `index` is buffer `index`.
+    let buffers: DisjointRegions<UnsafeMutableRawPointer>
+    /// The buffers' memory, on huge pages where the system gives them.
+    private let memory: HugePageMapping
     /// Indices of buffers ready to be filled.
     let free: BlockingQueue<Int>
-    /// Indices of processed buffers, in frame order; a negative index asks the writer to finish.
-    let toWriter = BlockingQueue<Int>()
+    /// Processed pieces, in stream order.
+    let toWriter = BlockingQueue<Output>()
     /// Events for the processing stage, from both other stages.
     let inbox = BlockingQueue<Event>()
 
-    /// Allocates `bufferCount` frames of `frameBytes` bytes.
-    /// - Throws: `StreamError.outOfMemory` when the system refuses the memory (the frame size is
-    ///   declared by the user, so this is an error to report, not a reason to crash).
-    init(frameBytes: Int, bufferCount: Int) throws(StreamError) {
+    /// Allocates `bufferCount` buffers of `pieceBytes` bytes for frames of `frameBytes` bytes.
+    /// - Throws: `StreamError.outOfMemory` when the system refuses the memory (the sizes come from
+    ///   the user, so this is an error to report, not a reason to crash).
+    init(frameBytes: Int, pieceBytes: Int, bufferCount: Int) throws(StreamError) {
         self.frameBytes = frameBytes
-        // One allocation, each frame starting on a cache line: 64-byte alignment is whole cache
-        // lines, and aligned for every sample type.
-        let frameStride = (frameBytes + 63) & ~63
-        var allocation: UnsafeMutableRawPointer?
-        guard posix_memalign(&allocation, 64, frameStride * bufferCount) == 0, let allocation else {
-            throw .outOfMemory(frameBytes: frameBytes, frames: bufferCount)
+        self.pieceBytes = pieceBytes
+        // Each buffer starts on a cache line: whole cache lines, and aligned for every sample type.
+        let stride = (pieceBytes + 63) & ~63
+        let (total, overflow) = stride.multipliedReportingOverflow(by: bufferCount)
+        guard !overflow, let memory = HugePageMapping(byteCount: total) else {
+            throw .outOfMemory(bufferBytes: pieceBytes, buffers: bufferCount)
         }
-        frames = DisjointRegions(allocation, itemStride: frameStride)
+        self.memory = memory
+        buffers = DisjointRegions(memory.start, itemStride: stride)
         free = BlockingQueue(Array(0..<bufferCount))
     }
 
     deinit {
-        // No thread holds a frame any more: the pipeline is freed once the last stage has let go.
-        releaseFrameBuffer(frames.start(of: 0))
+        // No thread holds a buffer any more: the pipeline is freed once the last stage has let go.
+        memory.release()
     }
 
-    /// The reader stage: fills free buffers with whole frames until the input ends.
-    func readFrames(from input: Int32) {
+    /// The reader stage: fills free buffers with the frames' pieces until the input ends.
+    func readPieces(from input: Int32) {
+        var frameOffset = 0
         while let index = free.pop() {
-            let (count, code) = FileDescriptorIO.read(input, into: frames.start(of: index), count: frameBytes)
-            if count == frameBytes {
-                inbox.push(.read(index: index))
-            } else if code != 0 {
-                inbox.push(.readFailed(errno: code))
-                return
-            } else {
-                inbox.push(.inputEnded(strayBytes: count))
-                return
+            let wanted = min(pieceBytes, frameBytes - frameOffset)
+            let (count, code) = FileDescriptorIO.read(input, into: buffers.start(of: index), count: wanted)
+            if count == wanted {
+                frameOffset += count
+                let endsFrame = frameOffset == frameBytes
+                if endsFrame { frameOffset = 0 }
+                inbox.push(.read(Piece(buffer: index, bytes: count, endsFrame: endsFrame)))
+                continue
             }
+            if count > 0 {
+                inbox.push(.read(Piece(buffer: index, bytes: count, endsFrame: false)))
+            }
+            inbox.push(code != 0 ? .readFailed(errno: code) : .inputEnded(strayBytes: frameOffset + count))
+            return
         }
     }
 
-    /// The writer stage: writes processed buffers in order and hands them back to the reader.
-    func writeFrames(to output: Int32) {
-        var written = 0
-        while let index = toWriter.pop() {
-            guard index >= 0 else {
-                inbox.push(.drained(framesWritten: written))
+    /// The writer stage: writes processed pieces in order and hands their buffers back.
+    func writePieces(to output: Int32) {
+        var framesWritten = 0
+        while let item = toWriter.pop() {
+            guard case .write(let piece, let bytes) = item else {
+                inbox.push(.drained(framesWritten: framesWritten))
                 return
             }
-            let code = FileDescriptorIO.write(output, from: frames.start(of: index), count: frameBytes)
+            let code = FileDescriptorIO.write(output, from: buffers.start(of: piece.buffer), count: bytes)
             if code == EPIPE {
-                inbox.push(.outputClosed(framesWritten: written))
+                inbox.push(.outputClosed(framesWritten: framesWritten))
                 return
             } else if code != 0 {
-                inbox.push(.writeFailed(errno: code, framesWritten: written))
+                inbox.push(.writeFailed(errno: code, framesWritten: framesWritten))
                 return
             }
-            written += 1
-            free.push(index)
+            if piece.endsFrame { framesWritten += 1 }
+            free.push(piece.buffer)
         }
     }
 
@@ -106,10 +138,4 @@ final class StreamPipeline: Sendable {
         toWriter.close()
         inbox.close()
     }
-}
-
-/// Returns the frame buffers' allocation from `posix_memalign` (outside the pipeline, whose `free` queue would
-/// shadow the C function).
-private func releaseFrameBuffer(_ allocation: UnsafeMutableRawPointer) {
-    free(allocation)
 }

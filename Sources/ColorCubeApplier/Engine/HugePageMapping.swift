@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Zero-filled anonymous memory that the system may back with 2 MB pages: the colour memo's
+/// 64 MB and the raw stream's frame buffers.
+///
+/// Both are large and touched once from end to end (frames) or at random (the memo). On 4 kB pages
+/// a 72 MB frame costs 18,432 page faults the first time it is filled, and a read anywhere in the
+/// memo a TLB miss; on huge pages the same memory costs 36 faults and 36 TLB entries. The mapping
+/// starts on a 2 MB boundary and the system is asked for huge pages (`MADV_HUGEPAGE`, which Linux
+/// honours when transparent huge pages are set to `madvise` or `always`); where it declines, the
+/// memory is ordinary pages and only slower. Pages are zero until first written, and only the
+/// touched ones take memory.
+///
+/// The owner unmaps it with `release()`; the type does not copy or count references. Sendable by
+/// promise (`@unchecked`): it holds only addresses that never change; who touches which bytes when
+/// is the owner's business (the memo's atomic words, the stream's frames handed over by queue).
+struct HugePageMapping: @unchecked Sendable {
+    private static let hugePage = 1 << 21
+
+    /// The first byte, 2 MB aligned.
+    let start: UnsafeMutableRawPointer
+    /// Bytes usable from `start`.
+    let byteCount: Int
+    private let mapping: UnsafeMutableRawPointer
+    private let mappedCount: Int
+
+    /// Maps `byteCount` bytes; nil when the system refuses the address space (or the size
+    /// overflows), which callers report or work around, never crash on.
+    init?(byteCount: Int) {
+        let (padded, overflow) = byteCount.addingReportingOverflow(Self.hugePage)
+        guard byteCount > 0, !overflow else { return nil }
+        let mapping = mmap(nil, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapping, mapping != MAP_FAILED else { return nil }
+        let aligned = (Int(bitPattern: mapping) + Self.hugePage - 1) & ~(Self.hugePage - 1)
+        let start = mapping + (aligned - Int(bitPattern: mapping))
+        #if os(Linux)
+        madvise(start, byteCount, MADV_HUGEPAGE)
+        #endif
+        self.start = start
+        self.byteCount = byteCount
+        self.mapping = mapping
+        self.mappedCount = padded
+    }
+
+    /// Returns the memory to the system; `start` must not be used afterwards.
+    func release() {
+        munmap(mapping, mappedCount)
+    }
+}
