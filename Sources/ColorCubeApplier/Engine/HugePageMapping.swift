@@ -6,20 +6,21 @@ import Musl
 import Darwin
 #endif
 
-/// Zero-filled anonymous memory that the system may back with 2 MB pages: the colour memo's
-/// 64 MB and the raw stream's frame buffers.
+/// Zero-filled anonymous memory that the system may back with 2 MB pages: the colour memo's 64 MB
+/// table, read at random.
 ///
-/// Both are large and touched once from end to end (frames) or at random (the memo). On 4 kB pages
-/// a 72 MB frame costs 18,432 page faults the first time it is filled, and a read anywhere in the
-/// memo a TLB miss; on huge pages the same memory costs 36 faults and 36 TLB entries. The mapping
-/// starts on a 2 MB boundary and the system is asked for huge pages (`MADV_HUGEPAGE`, which Linux
-/// honours when transparent huge pages are set to `madvise` or `always`); where it declines, the
-/// memory is ordinary pages and only slower. Pages are zero until first written, and only the
-/// touched ones take memory.
+/// On 4 kB pages a read anywhere in 64 MB is a TLB miss and the table's first fill costs 16,384
+/// page faults; on huge pages it needs 32 TLB entries and 32 faults (measured on the stream
+/// benchmark: a third less time per run). The mapping starts on a 2 MB boundary and the system is
+/// asked for huge pages (`MADV_HUGEPAGE`, which Linux honours when transparent huge pages are set to
+/// `madvise` or `always`); where it declines, the memory is ordinary pages and only slower. Pages
+/// are zero until first written, and only the touched ones take memory. Memory filled once from end
+/// to end (frame buffers) gains nothing from huge pages and, in a virtual machine that hands freed
+/// memory back to its host, was measured to lose: it uses ordinary allocations.
 ///
 /// The owner unmaps it with `release()`; the type does not copy or count references. Sendable by
 /// promise (`@unchecked`): it holds only addresses that never change; who touches which bytes when
-/// is the owner's business (the memo's atomic words, the stream's frames handed over by queue).
+/// is the owner's business (the memo's words are atomics).
 struct HugePageMapping: @unchecked Sendable {
     private static let hugePage = 1 << 21
 

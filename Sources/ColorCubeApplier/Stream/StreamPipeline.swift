@@ -56,11 +56,9 @@ final class StreamPipeline: Sendable {
 
     let frameBytes: Int
     let pieceBytes: Int
-    /// The buffers in one mapping, `pieceBytes` rounded up to whole cache lines apart; item
+    /// The buffers in one allocation, `pieceBytes` rounded up to whole cache lines apart; item
     /// `index` is buffer `index`.
     let buffers: DisjointRegions<UnsafeMutableRawPointer>
-    /// The buffers' memory, on huge pages where the system gives them.
-    private let memory: HugePageMapping
     /// Indices of buffers ready to be filled.
     let free: BlockingQueue<Int>
     /// Processed pieces, in stream order.
@@ -77,17 +75,17 @@ final class StreamPipeline: Sendable {
         // Each buffer starts on a cache line: whole cache lines, and aligned for every sample type.
         let stride = (pieceBytes + 63) & ~63
         let (total, overflow) = stride.multipliedReportingOverflow(by: bufferCount)
-        guard !overflow, let memory = HugePageMapping(byteCount: total) else {
+        var allocation: UnsafeMutableRawPointer?
+        guard !overflow, posix_memalign(&allocation, 64, total) == 0, let allocation else {
             throw .outOfMemory(bufferBytes: pieceBytes, buffers: bufferCount)
         }
-        self.memory = memory
-        buffers = DisjointRegions(memory.start, itemStride: stride)
+        buffers = DisjointRegions(allocation, itemStride: stride)
         free = BlockingQueue(Array(0..<bufferCount))
     }
 
     deinit {
         // No thread holds a buffer any more: the pipeline is freed once the last stage has let go.
-        memory.release()
+        releaseBuffers(buffers.start(of: 0))
     }
 
     /// The reader stage: fills free buffers with the frames' pieces until the input ends.
@@ -138,4 +136,10 @@ final class StreamPipeline: Sendable {
         toWriter.close()
         inbox.close()
     }
+}
+
+/// Returns the buffers' allocation from `posix_memalign` (outside the pipeline, whose `free` queue
+/// would shadow the C function).
+private func releaseBuffers(_ allocation: UnsafeMutableRawPointer) {
+    free(allocation)
 }
