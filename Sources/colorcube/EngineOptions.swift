@@ -18,15 +18,15 @@ struct EngineOptions: ParsableArguments {
     }
 
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
-    /// - Parameter remembersColors: keep each 8-bit colour's result (see `LUTEngine`); worth its
-    ///   64 MB table only when many pixels follow, so thumbnails interpolate instead.
-    func loadEngine(look lookPath: String, ignoreProfile: Bool, remembersColors: Bool = true,
+    /// - Parameter colorMemory: which 8-bit results the engine keeps (see `ColorMemory`): none for
+    ///   thumbnails, every colour for streams of frames, the colours met lately otherwise.
+    func loadEngine(look lookPath: String, ignoreProfile: Bool, colorMemory: ColorMemory = .recent,
                     pixelLimit: PixelLimit) throws -> LUTEngine {
         let look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.
         return try LUTEngine(transform: look.transform, interpolation: interpolation, strength: strength,
-                             remembersColors: remembersColors)
+                             colorMemory: colorMemory)
     }
 }

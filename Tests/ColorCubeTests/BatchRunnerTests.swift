@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct BatchRunnerTests {
     static func runner(jobs: Int = 2, skipExisting: Bool = false) throws -> BatchRunner {
-        let engine = LUTEngine(cube: try ColorCube(size: 5) { SIMD3($0.z, $0.x, $0.y) }, remembersColors: false)
+        let engine = LUTEngine(cube: try ColorCube(size: 5) { SIMD3($0.z, $0.x, $0.y) }, colorMemory: .none)
         return BatchRunner(applier: ImageApplier(engine: engine), jobs: jobs, skipExisting: skipExisting)
     }
 

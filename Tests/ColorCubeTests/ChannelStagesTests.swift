@@ -31,8 +31,8 @@ import Testing
     @Test(arguments: [Interpolation.trilinear, .tetrahedral, .nearest])
     func everyEightBitColourIsUnchangedByAnIdentityInputStage(interpolation: Interpolation) throws {
         let cube = try ColorCube(size: 33, sampling: lutTestLook)
-        let plain = LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false)
-        let staged = LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false,
+        let plain = LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none)
+        let staged = LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none,
                                stages: ChannelStages(input: { _, value in value }))
         var expected = [UInt8](repeating: 0, count: allColours.count), observed = expected
         plain.apply(allColours, to: &expected, pixelCount: 1 << 24, layout: .rgb)
@@ -65,7 +65,7 @@ import Testing
             let sampler = CubeSampler(cube: cube, interpolation: interpolation)
             let stages = ChannelStages(input: input ? Self.shaper : nil, output: output ? Self.curve : nil)
             for vectorized in [true, false] {
-                let engine = LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false,
+                let engine = LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none,
                                        stages: stages, vectorized: vectorized)
                 var generator = TestRandom(seed: 43)
                 let eight = (0..<30_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }

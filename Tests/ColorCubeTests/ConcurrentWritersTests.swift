@@ -43,7 +43,7 @@ import Testing
     }
 
     static func applier() throws -> ImageApplier {
-        ImageApplier(engine: LUTEngine(cube: try look(), remembersColors: false))
+        ImageApplier(engine: LUTEngine(cube: try look(), colorMemory: .none))
     }
 
     static func bytes(_ path: String) throws -> Data {
@@ -111,7 +111,7 @@ import Testing
         for (index, name) in names.enumerated() {
             try BatchFixtures.writeImage(folder.file("in/" + name), seed: UInt8(index))
         }
-        let engine = LUTEngine(cube: try Self.look(), remembersColors: false)
+        let engine = LUTEngine(cube: try Self.look(), colorMemory: .none)
         let runner = BatchRunner(applier: ImageApplier(engine: engine), jobs: 2, skipExisting: skipExisting)
         let alone = runner.run(try BatchPlan(inputs: [folder.file("in")], output: folder.file("alone"))) { _, _ in }
         #expect(alone.done == names.count)

@@ -75,7 +75,7 @@ struct EngineSpeedTests {
             for vectorized in [false, true] {
                 let name = "8-bit \(interpolation), \(vectorized ? "vector" : "portable")"
                 print(Self.line("\(name), no memo", input) {
-                    LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false, vectorized: vectorized)
+                    LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none, vectorized: vectorized)
                 })
                 print(Self.line("\(name), memo filling", input, fresh: true) {
                     LUTEngine(cube: cube, interpolation: interpolation, vectorized: vectorized)
@@ -101,7 +101,7 @@ struct EngineSpeedTests {
         for interpolation in [Interpolation.trilinear, .tetrahedral] {
             for (name, stages) in chains {
                 print(Self.line("8-bit \(interpolation) \(name), no memo", input) {
-                    LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false, stages: stages)
+                    LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none, stages: stages)
                 })
                 print(Self.line("8-bit \(interpolation) \(name), memo filling", input, fresh: true) {
                     LUTEngine(cube: cube, interpolation: interpolation, stages: stages)

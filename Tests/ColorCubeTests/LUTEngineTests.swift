@@ -267,9 +267,9 @@ private func makeAllColours() -> [UInt8] {
         for interpolation in Interpolation.allCases {
             var fromView = [UInt8](repeating: 0, count: input.count)
             var fromCopy = [UInt8](repeating: 0, count: input.count)
-            LUTEngine(table: view, interpolation: interpolation, remembersColors: false)
+            LUTEngine(table: view, interpolation: interpolation, colorMemory: .none)
                 .apply(input, to: &fromView, pixelCount: 65536, layout: .rgb)
-            LUTEngine(cube: stored, interpolation: interpolation, remembersColors: false)
+            LUTEngine(cube: stored, interpolation: interpolation, colorMemory: .none)
                 .apply(input, to: &fromCopy, pixelCount: 65536, layout: .rgb)
             #expect(sameBytes(fromView, fromCopy), "\(interpolation)")
             if interpolation != .nearest {
@@ -499,14 +499,16 @@ private func makeAllColours() -> [UInt8] {
         return output
     }
 
-    /// The remembering engine against the interpolating one over all 2^24 colours, in the layouts
-    /// with their own loops (RGB and RGBA read whole words) and one general layout, in place and not.
-    @Test(arguments: [(Interpolation.trilinear, Float(1), PixelLayout.rgb), (.tetrahedral, 0.7, .rgba), (.nearest, 1, .bgra)])
-    func rememberedColorsAreTheKernelsResults(setting: (Interpolation, Float, PixelLayout)) throws {
-        let (interpolation, strength, layout) = setting
+    /// The remembering engine against the interpolating one over all 2^24 colours, with both
+    /// memories, in the layouts with their own loops (RGB and RGBA read whole words) and one general
+    /// layout, in place and not.
+    @Test(arguments: [(Interpolation.trilinear, Float(1), PixelLayout.rgb, ColorMemory.recent),
+                      (.trilinear, 1, .rgb, .every), (.tetrahedral, 0.7, .rgba, .every), (.nearest, 1, .bgra, .recent)])
+    func rememberedColorsAreTheKernelsResults(setting: (Interpolation, Float, PixelLayout, ColorMemory)) throws {
+        let (interpolation, strength, layout, memory) = setting
         let cube = try ColorCube(size: 33, sampling: lutTestLook)
-        let interpolating = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, remembersColors: false)
-        let remembering = LUTEngine(cube: cube, interpolation: interpolation, strength: strength)
+        let interpolating = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, colorMemory: .none)
+        let remembering = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, colorMemory: memory)
         let input = Self.allColors(layout)
         let expected = Self.run(interpolating, input, layout)
         // The first pass computes and remembers every colour, the second reads them all back.
@@ -527,7 +529,7 @@ private func makeAllColours() -> [UInt8] {
     /// results, and not a byte written past the pixels given.
     @Test func shortRGBRunsStayInsideTheirPixels() throws {
         let engine = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook))
-        let interpolating = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), remembersColors: false)
+        let interpolating = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), colorMemory: .none)
         for count in 1...9 {
             let input = (0..<(3 * count)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ count) }
             let expected = Self.run(interpolating, input, .rgb)

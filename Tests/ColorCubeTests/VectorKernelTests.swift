@@ -30,8 +30,8 @@ struct VectorKernelTests {
     @Test(arguments: [Interpolation.trilinear, .tetrahedral])
     func everyEightBitColourMatchesThePortableLoops(interpolation: Interpolation) throws {
         let cube = try ColorCube(size: 64, sampling: lutTestLook)
-        let vector = LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false)
-        let portable = LUTEngine(cube: cube, interpolation: interpolation, remembersColors: false, vectorized: false)
+        let vector = LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none)
+        let portable = LUTEngine(cube: cube, interpolation: interpolation, colorMemory: .none, vectorized: false)
         #expect(vector.isVectorized && !portable.isVectorized)
         let (worst, differing) = Self.compare(Self.run(portable, allColours, .rgb), Self.run(vector, allColours, .rgb))
         print("\(interpolation): \(differing) of \(3 << 24) samples differ from the portable loops, by at most \(worst)")
@@ -49,9 +49,9 @@ struct VectorKernelTests {
         for strength in [Float(1), 0.6] {
             for stage in [ChannelStages.none, stages] {
                 let vector = LUTEngine(cube: cube, interpolation: interpolation, strength: strength,
-                                       remembersColors: false, stages: stage)
+                                       colorMemory: .none, stages: stage)
                 let portable = LUTEngine(cube: cube, interpolation: interpolation, strength: strength,
-                                         remembersColors: false, stages: stage, vectorized: false)
+                                         colorMemory: .none, stages: stage, vectorized: false)
                 for layout in [PixelLayout.rgb, .bgr, .rgba, .bgra] {
                     for pixels in [1, 2, 7, 4099] {
                         let input = (0..<(pixels * layout.stride)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }

@@ -6,10 +6,10 @@ import Musl
 import Darwin
 #endif
 
-/// Zero-filled anonymous memory that the system may back with 2 MB pages: the colour memo's 64 MB
+/// Zero-filled anonymous memory that the system may back with 2 MB pages: the colour memo's
 /// table, read at random.
 ///
-/// On 4 kB pages a read anywhere in 64 MB is a TLB miss and the table's first fill costs 16,384
+/// On 4 kB pages a read anywhere in a 64 MB table is a TLB miss and its first fill costs 16,384
 /// page faults; on huge pages it needs 32 TLB entries and 32 faults (measured on the stream
 /// benchmark: a third less time per run). The mapping starts on a 2 MB boundary and the system is
 /// asked for huge pages (`MADV_HUGEPAGE`, which Linux honours when transparent huge pages are set to

@@ -10,7 +10,7 @@ extension LUTEngine {
     /// (`LatticeStages.bakingError`). `interpolation` reads the lattice whatever the file asked for.
     /// - Throws: `TransformError` when the chain's middle cannot be baked.
     public convenience init(transform: Transform, interpolation: Interpolation = .trilinear, strength: Float = 1,
-                            remembersColors: Bool = true) throws(TransformError) {
+                            colorMemory: ColorMemory = .recent) throws(TransformError) {
         let stages = try LatticeStages(transform.interpolating(with: interpolation))
         var curves = ChannelStages()
         if stages.hasInputStage {
@@ -20,6 +20,6 @@ extension LUTEngine {
             curves.output = { @Sendable channel, value in stages.outputValue(channel: channel, value) }
         }
         self.init(table: stages.lattice, interpolation: interpolation, strength: strength,
-                  remembersColors: remembersColors, stages: curves)
+                  colorMemory: colorMemory, stages: curves)
     }
 }

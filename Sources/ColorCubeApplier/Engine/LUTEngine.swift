@@ -28,7 +28,7 @@ public final class LUTEngine: Sendable {
     /// The per-cube constants and the loops that read them; owns the lattice and tables.
     let kernel: LatticeKernel
 
-    /// The kernel's 8-bit results per colour, filled as colours are met (nil: always interpolate).
+    /// The kernel's 8-bit results, filled as colours are met (nil: always interpolate).
     let memo: ColorMemo8?
 
     /// Prepares `table` for application. The table is read once, in chunks, into the engine's
@@ -37,9 +37,9 @@ public final class LUTEngine: Sendable {
     /// - Parameters:
     ///   - interpolation: how to read between lattice nodes.
     ///   - strength: mix between input (0) and look (1), clamped to 0...1; NaN reads as 1.
-    ///   - remembersColors: keep each 8-bit colour's result once computed, so later pixels of that
-    ///     colour cost one table read (see `ColorMemo8`; identical results). On by default; off,
-    ///     every pixel is interpolated.
+    ///   - colorMemory: which 8-bit results to keep once computed, so later pixels of those
+    ///     colours cost one table read (see `ColorMemory`; identical results): the colours met
+    ///     lately by default, every colour for long runs of frames, or none.
     ///   - stages: per-channel curves before and after the lattice (see `ChannelStages` for how
     ///     each is evaluated and its error); none by default.
     ///   - vectorized: on x86-64 CPUs with AVX2 and FMA, run 8-bit trilinear and tetrahedral
@@ -47,8 +47,8 @@ public final class LUTEngine: Sendable {
     ///     loops, and equal but for a few colours in a million). False runs the portable loops
     ///     everywhere, for comparisons.
     public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
-                remembersColors: Bool = true, stages: ChannelStages = .none, vectorized: Bool = true) {
-        self.memo = remembersColors ? ColorMemo8() : nil
+                colorMemory: ColorMemory = .recent, stages: ChannelStages = .none, vectorized: Bool = true) {
+        self.memo = ColorMemo8(colorMemory)
         self.size = table.size
         self.interpolation = interpolation
         self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
@@ -58,8 +58,8 @@ public final class LUTEngine: Sendable {
 
     /// Prepares `cube` for application; the same as `init(table:)`.
     public convenience init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1,
-                            remembersColors: Bool = true, stages: ChannelStages = .none, vectorized: Bool = true) {
-        self.init(table: cube, interpolation: interpolation, strength: strength, remembersColors: remembersColors,
+                            colorMemory: ColorMemory = .recent, stages: ChannelStages = .none, vectorized: Bool = true) {
+        self.init(table: cube, interpolation: interpolation, strength: strength, colorMemory: colorMemory,
                   stages: stages, vectorized: vectorized)
     }
 

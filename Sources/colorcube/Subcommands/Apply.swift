@@ -87,7 +87,9 @@ extension ColorCubeCommand {
                     // Before the look is read: an absurd frame size costs nothing but this message.
                     try limits.pixelLimit.check(width: size.width, height: size.height, path: rawOptions.streamName)
                 }
+                // A raw stream is a long run of frames: a table of every colour pays for itself.
                 let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile,
+                                                          colorMemory: rawOptions.raw != nil ? .every : .recent,
                                                           pixelLimit: limits.pixelLimit)
                 if rawOptions.raw != nil {
                     try runRaw(engine: engine)

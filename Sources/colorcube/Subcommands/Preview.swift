@@ -47,7 +47,7 @@ extension ColorCubeCommand {
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: looks + [image])
                 // A thumbnail's few pixels are interpolated: no colour table per look.
                 let sheetLooks = try looks.map { look in
-                    let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, remembersColors: false,
+                    let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, colorMemory: .none,
                                                           pixelLimit: limits.pixelLimit)
                     return ContactSheet.Look(name: FilePath.stem(look), engine: engine)
                 }
