@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 /// Errors in asking for an identity reference.

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 /// Writes the identity references a user edits: image LUTs (Hald CLUTs by default, or squares of

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeTransform
 import Foundation
@@ -400,7 +401,7 @@ import Testing
         for name in names {
             let path = folder.appendingPathComponent(name).path
             do {
-                let look = try LUTReader.read(path: path, format: LUTFormats.named(format))
+                let look = try LUTReader.read(path: path, format: LUTFormats.all.named(format))
                 _ = try TransformBaker.bake(look.transform, size: 5)
                 read += 1
             } catch let error as LUTFileError {

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeTransform
 import ColorCubeCore
 import ColorCubeGenerator
@@ -55,12 +56,12 @@ import Testing
     @Test func everyFormatOfTheTableIsTested() {
         // Formats that hold no cube (a 1D table, a matrix) are read only; each has its own tests.
         #expect(Set(LUTFormats.all.filter { $0.canHold(size: 16) }.map(\.name)) == Set(Self.cases.map(\.0)))
-        #expect(LUTFormats.names.count == LUTFormats.all.count)
+        #expect(Set(LUTFormats.all.names).count == LUTFormats.all.count)
     }
 
     @Test(arguments: cases)
     func roundTrip(name: String, depth: Int?, tolerance: Float) throws {
-        let format = try #require(LUTFormats.named(name))
+        let format = try #require(LUTFormats.all.named(name))
         let folder = try TemporaryDirectory()
         let cube = try Self.look(size: 16)
         let path = folder.file("look.\(format.extensions[0])")
@@ -156,14 +157,21 @@ import Testing
         let file = try OutputFile(path: path)
         try file.write("just some notes\n")
         try file.close()
-        #expect(throws: LUTFileError.unknownFormat(path: path, readable: [".bin/.raw", ".cube/.itx", ".3dl", ".png", ".icc/.icm",
-                                                                            ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
-                                                                            ".clf", ".ccc", ".cdl", ".cc"])) {
+        let portable = [".bin/.raw", ".cube/.itx", ".3dl", ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
+                        ".clf", ".ccc", ".cdl", ".cc"]
+        #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm"])) {
             try LUTReader.read(path: path)
         }
-        #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.extensionGroups).description
-            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .png, .icc/.icm, .spi1d, .spi3d, "
-                + ".spimtx, .csp, .lut, .vf, .m3d, .clf, .ccc, .cdl and .cc files")
+        #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.all.extensionGroups).description
+            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .spi1d, .spi3d, .spimtx, .csp, "
+                + ".lut, .vf, .m3d, .clf, .ccc, .cdl, .cc, .png and .icc/.icm files")
+        // ColorCubeLooks alone reads from its portable table, which knows no image or ICC format.
+        let png = folder.file("look.png")
+        try ReferenceGenerator.writeIdentity(size: 4, to: png)
+        #expect(throws: LUTFileError.unknownFormat(path: png, readable: portable)) {
+            try LUTReader.read(path: png, formats: LUTFormats.portable)
+        }
+        #expect(try LUTReader.read(path: png).format.isSame(as: HaldFormat()))
     }
 
     @Test func cubeDomainIsReported() throws {

@@ -1,5 +1,6 @@
 import CLittleCMS
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeImaging
 
 /// ICC device-link profiles (.icc, .icm) that hold a look as one RGB-to-RGB colour table, written

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeImaging
 
 /// Reading and writing image LUTs in every layout of `ImageLUTLayout` (Hald, tile, strip): the one

@@ -3,9 +3,11 @@ import ColorCubeTransform
 
 /// One LUT file format: how to recognise it, read it and write it, and what it can hold.
 ///
-/// Every format colorcube knows is one conforming type in this folder and one entry in
-/// `LUTFormats.all`; `LUTReader`, `LUTWriter` and the commands' help texts ask the table. A new
-/// format is a new conforming type and one more line in the table.
+/// Every format colorcube knows is one conforming type and one entry in a table: formats that need
+/// nothing but Swift live in this module's `Formats` folder and `LUTFormats.portable`; those that
+/// need the image codecs or Little CMS in ColorCubeConverter's, listed in its `LUTFormats.all`.
+/// `LUTReader`, `LUTWriter` and the commands' help texts ask the tables. A new format is a new
+/// conforming type and one more line in the table of its module.
 public protocol LUTFileFormat: Sendable {
     /// The name `convert --format` takes and messages use: "raw", "cube", "3dl", "png", "icc".
     var name: String { get }
