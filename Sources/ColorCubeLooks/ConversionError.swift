@@ -1,67 +1,43 @@
 import ColorCubeCore
 
-/// Errors in turning a reference image into a cube or a cube into a file; each names the file.
+/// Refusals to write a look in a format, found before any file is created; each names the file.
 public enum ConversionError: ColorCubeError, Equatable {
-    /// The image has the size of no image LUT: of the `layout` asked for, or (nil) of any layout.
-    /// `expected` is the layout of the cube size the caller expected, when one was.
-    case wrongDimensions(path: String, width: Int, height: Int, layout: ImageLUTLayout.Kind?, expected: ImageLUTLayout?)
-    /// The image is a valid image LUT, but not of the size the caller expected; `expected` is
-    /// where that size would be laid out.
-    case sizeMismatch(path: String, width: Int, height: Int, foundSize: Int, expectedSize: Int, expected: ImageLUTLayout?)
-    /// Some pixels are not opaque and premultiplying was not asked for.
-    case transparentPixels(path: String, count: Int)
-    /// A format that cannot be written for this cube (a bit depth it lacks, a library failure).
-    case unsupportedOutput(path: String, reason: String)
+    /// A bit depth the output format does not hold.
+    case bitDepth(BitDepthError)
     /// A lattice size the output format cannot hold; `format` is the format's noun ("a Hald
     /// PNG"), `sizes` the sizes it holds in words, `largestSize` as `LUTFileFormat.largestSize`.
     case unsupportedSize(path: String, size: Int, format: String, sizes: String, largestSize: Int?)
+    /// A format that holds no cube at all (`holds`: "a 1D table", "a matrix"): colorcube reads it
+    /// but cannot write a cube as it.
+    case readOnly(path: String, format: String, holds: String)
+    /// The C library that encodes the format (`library`: "Little CMS") failed at `step`
+    /// ("create the profile").
+    case libraryFailed(path: String, library: String, step: String)
 
     public var path: String? {
         switch self {
-        case .wrongDimensions(let path, _, _, _, _), .sizeMismatch(let path, _, _, _, _, _),
-             .transparentPixels(let path, _), .unsupportedOutput(let path, _), .unsupportedSize(let path, _, _, _, _):
-            path
+        case .bitDepth(let error): error.path
+        case .unsupportedSize(let path, _, _, _, _), .readOnly(let path, _, _), .libraryFailed(let path, _, _): path
         }
     }
 
     public var remedy: ErrorRemedy? {
         switch self {
-        case .sizeMismatch(_, _, _, let found, _, _): .chooseSize(foundSize: found)
-        case .transparentPixels: .premultiplyAlpha
         case .unsupportedSize(_, _, _, _, let largest): .resample(largestSize: largest)
-        case .wrongDimensions, .unsupportedOutput: nil
+        case .bitDepth, .readOnly, .libraryFailed: nil
         }
     }
 
     public var description: String {
         switch self {
-        case .wrongDimensions(let path, let width, let height, let layout, let expected):
-            let expectedText: String
-            if let expected {
-                expectedText = "\(expected.width)x\(expected.height)"
-            } else if let layout, layout.isSquare {
-                expectedText = "a square of side L^3 for L in 2...16 (8x8, 64x64, 512x512 or 4096x4096 for "
-                    + "cube size 4, 16, 64 or 256) for a \(layout)"
-            } else if let layout {
-                expectedText = "N tiles of NxN side by side, N^2 x N (256x16 for a 16-cube, 1024x32 for a "
-                    + "32-cube) for a \(layout)"
-            } else {
-                expectedText = "8x8, 64x64, 512x512 or 4096x4096 (cube size 4, 16, 64 or 256), or another "
-                    + "Hald CLUT or square of tiles of side L^3, or a strip of N tiles of NxN (256x16, 1024x32)"
-            }
-            return "\(path) is \(width)x\(height) pixels, expected \(expectedText); was it cropped, resized, "
-                + "or saved at another size? Export the edited reference at its original pixel size."
-        case .sizeMismatch(let path, let width, let height, let found, let expected, let expectedLayout):
-            let dimensions = expectedLayout.map { " (\($0.width)x\($0.height) pixels)" } ?? ""
-            return "\(path) is \(width)x\(height) pixels, a \(found)-cube reference, but a \(expected)-cube\(dimensions) "
-                + "was expected; was it resized or generated at another size?"
-        case .transparentPixels(let path, let count):
-            return "\(path) has \(count) pixel\(count == 1 ? "" : "s") that are not fully opaque; flatten the "
-                + "image before saving"
-        case .unsupportedOutput(let path, let reason):
-            return "cannot write \(path): \(reason)"
+        case .bitDepth(let error):
+            error.description
         case .unsupportedSize(let path, let size, let format, let sizes, _):
-            return "cannot write \(path): a \(size)-cube cannot be stored as \(format) (sizes \(sizes))"
+            "cannot write \(path): a \(size)-cube cannot be stored as \(format) (sizes \(sizes))"
+        case .readOnly(let path, let format, let holds):
+            "cannot write \(path): \(format) holds \(holds), not a cube; colorcube reads it but does not write it"
+        case .libraryFailed(let path, let library, let step):
+            "cannot write \(path): \(library) could not \(step)"
         }
     }
 }

@@ -143,10 +143,12 @@ import Testing
     @Test func invalidBitDepthsAreRefusedBeforeWriting() throws {
         let folder = try TemporaryDirectory()
         let cube = try ColorCube.identity(size: 4)
-        #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.3dl"), reason: "a .3dl holds 10, 12 or 16 bits per value, not 8")) {
+        let threeDL = BitDepthError(path: folder.file("a.3dl"), format: "a .3dl", asked: 8, allowed: [10, 12, 16])
+        #expect(threeDL.description == "cannot write \(folder.file("a.3dl")): a .3dl holds 10, 12 or 16 bits per value, not 8")
+        #expect(throws: ConversionError.bitDepth(threeDL)) {
             try LUTWriter.write(cube, format: ThreeDLFormat(), to: folder.file("a.3dl"), title: "", options: .init(bitDepth: 8))
         }
-        #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.png"), reason: "a Hald PNG holds 8 or 16 bits per value, not 12")) {
+        #expect(throws: ConversionError.bitDepth(BitDepthError(path: folder.file("a.png"), format: "a Hald PNG", asked: 12, allowed: [8, 16]))) {
             try LUTWriter.write(cube, format: HaldFormat(), to: folder.file("a.png"), title: "", options: .init(bitDepth: 12))
         }
     }

@@ -251,25 +251,25 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("cropped.png")
         try PNGFile.write(RasterImage(width: 256, height: 15, channels: 3, pixels: .eight([UInt8](repeating: 0, count: 256 * 15 * 3))), to: path)
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: .strip, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: .strip, expected: nil)) {
             try LUTReader.read(path: path, options: LUTReadOptions(imageLayout: .strip))
         }
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: .tile, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: .tile, expected: nil)) {
             try LUTReader.read(path: path, format: ImageLUTFormat(.tile))
         }
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: nil)) {
             try LUTReader.read(path: path)
         }
         let strip16 = try ImageLUTLayout(kind: .strip, cubeSize: 16)
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: strip16)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: strip16)) {
             try LUTReader.read(path: path, options: LUTReadOptions(expectedSize: 16))
         }
-        let message = ConversionError.wrongDimensions(path: "x.png", width: 256, height: 15, layout: .strip, expected: nil).description
+        let message = ImageLUTError.wrongDimensions(path: "x.png", width: 256, height: 15, layout: .strip, expected: nil).description
         #expect(message.hasPrefix("x.png is 256x15 pixels, expected N tiles of NxN side by side, N^2 x N (256x16 for a 16-cube"))
         // A square image is no strip.
         let square = folder.file("square.png")
         try ReferenceGenerator.writeIdentity(size: 16, to: square)
-        #expect(throws: ConversionError.wrongDimensions(path: square, width: 64, height: 64, layout: .unityStrip, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: square, width: 64, height: 64, layout: .unityStrip, expected: nil)) {
             try LUTReader.read(path: square, options: LUTReadOptions(imageLayout: .unityStrip))
         }
     }
@@ -279,7 +279,7 @@ import Testing
         let path = folder.file("strip-32.png")
         try ReferenceGenerator.writeIdentity(size: 32, layout: .strip, to: path)
         let strip16 = try ImageLUTLayout(kind: .strip, cubeSize: 16)
-        let expected = ConversionError.sizeMismatch(path: path, width: 1024, height: 32, foundSize: 32, expectedSize: 16,
+        let expected = ImageLUTError.sizeMismatch(path: path, width: 1024, height: 32, foundSize: 32, expectedSize: 16,
                                                     expected: strip16)
         #expect(throws: expected) { try LUTReader.read(path: path, options: LUTReadOptions(expectedSize: 16)) }
         #expect(expected.description.contains("a 32-cube reference, but a 16-cube (256x16 pixels) was expected"))

@@ -87,7 +87,7 @@ import Darwin
 
     @Test func rejectsUnsupportedBitDepth() throws {
         let identity = try ColorCube.identity(size: 2)
-        #expect(throws: LUTFileError.unsupported(path: "x.3dl", reason: ".3dl output bit depth 8 is not one of 10, 12 or 16")) {
+        #expect(throws: BitDepthError(path: "x.3dl", format: "a .3dl", asked: 8, allowed: [10, 12, 16])) {
             try ThreeDLFormat.write(identity, bitDepth: 8, to: "/nonexistent-colorcube-folder/y.3dl", displayPath: "x.3dl")
         }
     }

@@ -138,11 +138,12 @@ public struct CubeTextFormat: LUTFileFormat {
     /// `LUT_1D_INPUT_RANGE` unless 0...1) and its entries; for a 3D table `LUT_3D_SIZE` with
     /// `LUT_3D_INPUT_RANGE` after a 1D table, or `DOMAIN_MIN`/`DOMAIN_MAX` alone, unless its
     /// domain is 0...1; the 1D entries come before the 3D ones. Values have `decimals` decimals.
-    /// - Throws: `LUTFileError.unsupported` for a chain a .cube cannot hold, `FileError` when the
+    /// - Throws: `LUTFileError.cannotHold` for a chain a .cube cannot hold, `FileError` when the
     ///   file cannot be written.
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         guard holdsExactly(transform) else {
-            throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D table, a 3D table or a 1D then a 3D table, not \(transform)")
+            throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "a 1D table, a 3D table or a 1D then a 3D table",
+                                          given: "\(transform)")
         }
         let ops = transform.operations
         let table = ops.first as? LUT1DOp

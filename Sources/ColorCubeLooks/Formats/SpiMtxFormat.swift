@@ -24,7 +24,7 @@ public struct SpiMtxFormat: LUTFileFormat {
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
-        throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a matrix, not a cube")
+        throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "a matrix", given: "a cube")
     }
 
     /// Parses .spimtx text; `path` names the file in errors.
