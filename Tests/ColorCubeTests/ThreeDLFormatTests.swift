@@ -85,6 +85,14 @@ import Darwin
         #expect(lines[0] == "0 341 682 1023")
     }
 
+    @Test func unknownKeywordsNameEveryHeaderThatIsRead() throws {
+        let message = "unknown keyword Gamut; a .3dl holds only 3DMESH, Mesh, LUT8, LUT10, LUT12, LUT16 and gamma lines "
+            + "besides its numbers"
+        #expect(throws: LUTFileError.malformed(path: "test.3dl", line: 2, reason: message)) {
+            try ThreeDLFormat.parse(Array("LUT12\nGamut 1\n".utf8), path: "test.3dl")
+        }
+    }
+
     @Test func rejectsUnsupportedBitDepth() throws {
         let identity = try ColorCube.identity(size: 2)
         #expect(throws: BitDepthError(path: "x.3dl", format: "a .3dl", asked: 8, allowed: [10, 12, 16])) {

@@ -197,7 +197,7 @@ public struct ThreeDLFormat: LUTFileFormat {
                     continue
                 default:
                     throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.string(first)); "
-                        + "a .3dl holds only 3DMESH, Mesh, LUT8 and gamma lines besides its numbers")
+                        + "a .3dl holds only 3DMESH, Mesh, LUT8, LUT10, LUT12, LUT16 and gamma lines besides its numbers")
                 }
             }
             let isFirstNumberLine = shaper == nil && firstLine == nil && codes.isEmpty
