@@ -410,17 +410,12 @@ public struct CubeTextFormat: LUTFileFormat {
         }
 
         private static func size(_ scanner: TextLineScanner, range: ClosedRange<Int>, path: String) throws(LUTFileError) -> Int {
-            let tokens = scanner.tokens
-            let keyword = scanner.keyword(tokens[0])
-            guard tokens.count == 2, let size = scanner.integer(tokens[1]) else {
+            let keyword = scanner.keyword(scanner.token(0))
+            guard scanner.tokenCount == 2 else {
                 throw .malformed(path: path, line: scanner.lineNumber,
                                  reason: "\(keyword) needs one whole number, e.g. \(keyword) 33")
             }
-            guard range.contains(size) else {
-                throw .malformed(path: path, line: scanner.lineNumber,
-                                 reason: "\(keyword) \(size) is outside \(range.lowerBound)...\(range.upperBound)")
-            }
-            return size
+            return try TextLUTParsing.whole(scanner, 1, in: range, path: path, what: keyword)
         }
 
         private static func numbers(_ scanner: TextLineScanner, count: Int, path: String) throws(LUTFileError) -> [Double] {
