@@ -337,11 +337,6 @@ private func malformedLine(_ text: String, sourceLocation: SourceLocation = #_so
     return line
 }
 
-private func largestDifference(_ a: ColorCube, _ b: ColorCube) -> Float {
-    guard a.size == b.size else { return .infinity }
-    return zip(a.values, b.values).map { abs($0 - $1) }.max() ?? 0
-}
-
 private func temporaryCubePath(_ name: String) -> String {
     "/tmp/colorcube-cube-test-\(getpid())-\(UInt32.random(in: .min ... .max))-\(name).cube"
 }

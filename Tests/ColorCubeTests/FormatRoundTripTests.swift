@@ -15,16 +15,6 @@ import Testing
         }
     }
 
-    /// Largest |a - b| over red, green and blue of all entries.
-    static func largestDifference(_ a: some CubeTable, _ b: some CubeTable) -> Float {
-        var largest: Float = 0
-        for index in 0..<a.entryCount {
-            let d = a.entry(at: index) - b.entry(at: index)
-            largest = max(largest, abs(d.x), abs(d.y), abs(d.z))
-        }
-        return largest
-    }
-
     /// Format name, bit depth, tolerance.
     static let cases: [(String, Int?, Float)] = [
         ("raw", nil, 0),
@@ -69,7 +59,7 @@ import Testing
         let read = try LUTReader.read(path: path)
         #expect(read.format.isSame(as: format))
         #expect(try read.cube().size == 16)
-        let error = Self.largestDifference(cube, try read.cube())
+        let error = largestDifference(cube, try read.cube())
         #expect(error <= tolerance, "\(format.name) \(depth ?? 0)-bit: expected <= \(tolerance), observed \(error)")
     }
 
@@ -108,11 +98,11 @@ import Testing
         }
         // Resampling the 144 lattice itself to 64 gives the identity 64 (trilinear is exact on it).
         let exact = try CubeResampler.resample(IdentityTable(size: 144), to: 64)
-        let exactError = Self.largestDifference(exact, try ColorCube.identity(size: 64))
+        let exactError = largestDifference(exact, try ColorCube.identity(size: 64))
         #expect(exactError <= 1e-6, "observed \(exactError)")
         // Through the 8-bit image, the result is the identity within the image's rounding.
         let resampled = try CubeResampler.resample(contents.table, to: 64)
-        let error = Self.largestDifference(resampled, try ColorCube.identity(size: 64))
+        let error = largestDifference(resampled, try ColorCube.identity(size: 64))
         #expect(error <= 0.5 / 255 + 1e-6, "observed \(error)")
     }
 
@@ -121,7 +111,7 @@ import Testing
         for interpolation in [Interpolation.trilinear, .tetrahedral] {
             let small = try CubeResampler.resample(affine, to: 33, interpolation: interpolation)
             let expected = try ColorCube(size: 33) { c in SIMD3(0.1 + 0.8 * c.x, c.y * 0.5 + c.z * 0.25, 1 - c.z) }
-            #expect(Self.largestDifference(small, expected) <= 1e-6)
+            #expect(largestDifference(small, expected) <= 1e-6)
         }
     }
 

@@ -25,15 +25,6 @@ import Testing
         return (0..<3).map { image.pixels[base + $0] }
     }
 
-    static func largestDifference(_ a: some CubeTable, _ b: some CubeTable) -> Float {
-        var largest: Float = 0
-        for index in 0..<a.entryCount {
-            let d = a.entry(at: index) - b.entry(at: index)
-            largest = max(largest, abs(d.x), abs(d.y), abs(d.z))
-        }
-        return largest
-    }
-
     /// `image` with every RGB code passed through `edit` (8-bit), a colour adjustment made in an editor.
     static func edited(_ image: RasterImage, _ edit: (Int, Int, Int) -> (Int, Int, Int)) -> RasterImage {
         guard case .eight(var samples) = image.pixels else { return image }
@@ -176,7 +167,7 @@ import Testing
                 // Hald and Unreal strips are the defaults; a tile or Unity strip says how it was read.
                 #expect(read.notes.isEmpty == (kind == .hald || kind == .strip), "\(name) \(kind): \(read.notes)")
                 let written = try hald.baked(size: size).table
-                #expect(Self.largestDifference(written, table) <= 0.5 / 255 + 1e-6)
+                #expect(largestDifference(written, table) <= 0.5 / 255 + 1e-6)
             }
         }
         #expect(misread.isEmpty, "\(misread)")

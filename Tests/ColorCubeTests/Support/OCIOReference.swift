@@ -97,6 +97,18 @@ enum OCIOReference {
         return Agreement(largestDifference: largest, exactShare: Double(exact) / Double(64 * 64 * 3), bitDepth: bitDepth)
     }
 
+    /// Writes each (name, text) file, reads it and expects OpenColorIO's image of it to agree with
+    /// the look read (`Agreement.isWithinGoals`) at `bitDepth`.
+    static func expectAgreement(_ files: [(name: String, text: String)], bitDepth: Int,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = try TemporaryDirectory()
+        for (name, text) in files {
+            let path = try write(text, named: name, in: folder)
+            let agreement = try compare(LUTReader.read(path: path), lutPath: path, bitDepth: bitDepth)
+            #expect(agreement.isWithinGoals, "\(name): \(agreement)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Writes `text` to a file named `name` in `folder` and returns its path.
     static func write(_ text: String, named name: String, in folder: TemporaryDirectory) throws -> String {
         let path = folder.file(name)
