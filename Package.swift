@@ -7,6 +7,7 @@ let package = Package(
         // Public API: what a Swift app links to build, read, write and apply colour cubes.
         .library(name: "ColorCubeCore", targets: ["ColorCubeCore"]),
         .library(name: "ColorCubeTransform", targets: ["ColorCubeTransform"]),
+        .library(name: "ColorCubeLooks", targets: ["ColorCubeLooks"]),
         .library(name: "ColorCubeImaging", targets: ["ColorCubeImaging"]),
         .library(name: "ColorCubeGenerator", targets: ["ColorCubeGenerator"]),
         .library(name: "ColorCubeConverter", targets: ["ColorCubeConverter"]),
@@ -22,17 +23,20 @@ let package = Package(
         .target(name: "ColorCubeCore"),
         // Looks as chains of operations (1D/3D LUTs, matrices, ranges, CDLs, logs): Swift only, no C.
         .target(name: "ColorCubeTransform", dependencies: ["ColorCubeCore"]),
+        // Looks and the text, XML and raw LUT formats: Swift and Foundation only, no C, so an app
+        // can read and write any such look (and make Core Image cube data) without our C libraries.
+        .target(name: "ColorCubeLooks", dependencies: ["ColorCubeCore", "ColorCubeTransform"]),
         .target(
             name: "ColorCubeImaging",
             dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "_CWebP", "_CHEIF", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeGenerator",
-            dependencies: ["ColorCubeCore", "ColorCubeConverter"]
+            dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeConverter"]
         ),
         .target(
             name: "ColorCubeConverter",
-            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeApplier",
@@ -40,12 +44,12 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeLearner",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeApplier"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeLooks", "ColorCubeConverter", "ColorCubeApplier"]
         ),
         .executableTarget(
             name: "colorcube",
             dependencies: [
-                "ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "ColorCubeGenerator",
+                "ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeGenerator",
                 "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -77,11 +81,11 @@ let package = Package(
         .testTarget(
             name: "ColorCubeTests",
             dependencies: [
-                "ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "ColorCubeGenerator",
+                "ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeGenerator",
                 "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
             ]
         ),
-        .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter"]),
     ],
     // Swift 6 mode everywhere: the compiler checks what crosses threads. Parallel loops run through
     // ColorCubeCore's ParallelLoop (Dispatch), locks are `Locked` (a POSIX mutex ThreadSanitizer sees), and the few places

@@ -1,12 +1,12 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
-/// Errors in asking for an identity reference.
+/// Errors in asking for an identity reference. (A bit depth an image LUT does not hold is the
+/// writers' `ConversionError.bitDepth`.)
 public enum GeneratorError: ColorCubeError, Equatable {
     /// A reference size the layout is not generated at (see `ReferenceGenerator.canGenerate`).
     case invalidSize(Int, layout: ImageLUTLayout.Kind)
-    /// A bit depth an image LUT does not hold (see `ImageLUT.supportedBitDepths`).
-    case invalidBitDepth(Int)
 
     /// None: these are values given in code.
     public var path: String? { nil }
@@ -18,9 +18,6 @@ public enum GeneratorError: ColorCubeError, Equatable {
                 + ReferenceGenerator.standardSizes(for: layout).map(String.init).joined(separator: ", ")
         case .invalidSize(let size, let layout):
             "invalid reference size \(size) for a \(layout); valid sizes are \(layout.sizeDescription)"
-        case .invalidBitDepth(let depth):
-            "invalid bit depth \(depth); use "
-                + ImageLUT.supportedBitDepths.map(String.init).joined(separator: " or ")
         }
     }
 }

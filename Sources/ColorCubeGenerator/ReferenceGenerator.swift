@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 /// Writes the identity references a user edits: image LUTs (Hald CLUTs by default, or squares of
@@ -27,11 +28,12 @@ public enum ReferenceGenerator {
     ///
     /// Node i on an axis gets code round(255 * i / (N - 1)), or round(65535 * i / (N - 1)) at 16 bits,
     /// computed in integers so every value is exact.
-    /// - Throws: `GeneratorError.invalidSize` (see `canGenerate`) / `.invalidBitDepth`, or the file's errors.
+    /// - Throws: `GeneratorError.invalidSize` (see `canGenerate`), `ConversionError.bitDepth` for a
+    ///   bit depth other than 8 or 16 (both before any file is created), or the file's errors.
     public static func writeIdentity(size: Int, bitDepth: Int = 8, layout kind: ImageLUTLayout.Kind = .hald,
                                      to path: String) throws {
         guard canGenerate(size: size, layout: kind) else { throw GeneratorError.invalidSize(size, layout: kind) }
-        guard ImageLUT.supportedBitDepths.contains(bitDepth) else { throw GeneratorError.invalidBitDepth(bitDepth) }
+        try ImageLUT.format(for: kind).validate(size: size, bitDepth: bitDepth, path: path)
         let maxCode = bitDepth == 8 ? 255 : 65535
         let codes = (0..<size).map { (2 * $0 * maxCode + (size - 1)) / (2 * (size - 1)) }
         let layout = try ImageLUTLayout(kind: kind, cubeSize: size)

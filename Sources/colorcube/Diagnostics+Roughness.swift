@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 
 extension Diagnostics {
     /// The warning for a reference whose table looks spatially edited (see `Roughness`), shared by

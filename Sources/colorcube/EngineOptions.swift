@@ -1,6 +1,7 @@
 import ArgumentParser
 import ColorCubeApplier
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 /// Options that choose and shape the LUT engine, shared by every command that applies a look.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 /// A `--format` value: a name from `LUTFormats`.
@@ -7,14 +8,14 @@ struct FormatArgument: ExpressibleByArgument {
     let format: any LUTFileFormat
 
     init?(argument: String) {
-        guard let format = LUTFormats.named(argument) else { return nil }
+        guard let format = LUTFormats.all.named(argument) else { return nil }
         self.format = format
     }
 
-    static var allValueStrings: [String] { LUTFormats.names }
+    static var allValueStrings: [String] { LUTFormats.all.names }
 
     /// The extensions colorcube reads, from the table: ".bin/.raw, .cube, .3dl, .png or .icc/.icm".
-    static var readableList: String { LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or") }
+    static var readableList: String { LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or") }
 
     /// The formats that hold a chain, by name: "clf".
     static var chainList: String {
@@ -26,7 +27,7 @@ struct FormatArgument: ExpressibleByArgument {
     /// - Throws: `ValidationError` when neither tells a format.
     static func outputFormat(_ format: FormatArgument?, output: String) throws -> any LUTFileFormat {
         if let format { return format.format }
-        guard let byExtension = LUTFormats.forPath(output) else {
+        guard let byExtension = LUTFormats.all.forPath(output) else {
             let extensions = LUTFormats.all.flatMap(\.extensions).map { "." + $0 }
             throw ValidationError("cannot tell the format of \(output) from its extension; use "
                 + LUTFormats.list(extensions, joinedBy: "or") + ", or pass --format")

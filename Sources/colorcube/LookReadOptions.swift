@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 /// How looks are read, shared by every command that reads one (`apply`, `preview` through

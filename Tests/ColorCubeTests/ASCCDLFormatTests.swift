@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeTransform
 import Foundation
@@ -118,12 +119,12 @@ import Testing
         #expect(errorLine == line, "\(reason)")
         #expect(reason.contains(mentions), "\(reason)")
         // OpenColorIO refuses all of these but the NaN (index 5), which it reads.
-        if index < 7, index != 5, let refused = try OCIOProcessReference.refuses(lut: path, folder: folder) {
+        if index < 7, index != 5, let refused = try OCIOReference.refuses(lut: path, folder: folder) {
             #expect(refused, "OpenColorIO reads \(name) (\(mentions))")
         }
     }
 
-    @Test(.enabled(if: OCIOProcessReference.ocioconvert != nil, "ocioconvert is not installed"), arguments: [false, true])
+    @Test(.enabled(if: OCIOReference.ocioconvert != nil, "ocioconvert is not installed"), arguments: [false, true])
     func matchesOpenColorIO(sixteenBits: Bool) throws {
         let folder = try TemporaryDirectory()
         let oneDecision = "<ColorDecisionList>\n<ColorDecision>\n" + Self.correction(id: "only", power: "1.4 1 0.6", saturation: "1.5")
@@ -135,23 +136,23 @@ import Testing
             let look = try LUTReader.read(path: path)
             guard name.hasSuffix(".cc") else {
                 // OpenColorIO 2.1 reads a collection only with a cccid, which ocioconvert cannot pass.
-                #expect(try OCIOProcessReference.refuses(lut: path, folder: folder) == true)
+                #expect(try OCIOReference.refuses(lut: path, folder: folder) == true)
                 continue
             }
-            let comparison = try #require(try OCIOProcessReference.compare(lut: path, with: look.transform, sixteenBits: sixteenBits, folder: folder))
+            let comparison = try #require(try OCIOReference.compare(lut: path, with: look.transform, sixteenBits: sixteenBits, folder: folder))
             #expect(comparison.largest <= (sixteenBits ? 16 : 1) && (sixteenBits || comparison.exactShare >= 0.99), "\(name): \(comparison)")
         }
     }
 
     /// Collections and lists against ociobakelut with a cccid, by id and by position.
-    @Test(.enabled(if: OCIOProcessReference.ociobakelut != nil, "ociobakelut is not installed"))
+    @Test(.enabled(if: OCIOReference.ociobakelut != nil, "ociobakelut is not installed"))
     func chosenCorrectionsMatchOpenColorIO() throws {
         let folder = try TemporaryDirectory()
         for (text, name, id) in [(Self.collection, "grades.ccc", "cool"), (Self.collection, "grades.ccc", "0"),
                                  (Self.decisionList, "grades.cdl", "b"), (Self.decisionList, "grades.cdl", "a")] {
             let path = try Self.write(text, name, in: folder)
             let look = try LUTReader.read(path: path, options: LUTReadOptions(correctionID: id))
-            let difference = try #require(try OCIOProcessReference.bakedDifference(lut: path, cccid: id, with: look.transform, folder: folder))
+            let difference = try #require(try OCIOReference.bakedDifference(lut: path, cccid: id, with: look.transform, folder: folder))
             // The .cube holds six decimals; OpenColorIO computes in Float32.
             #expect(difference <= 2e-6, "\(name) id \(id): \(difference)")
         }

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeTransform
 import Foundation
@@ -233,14 +234,14 @@ import Testing
         ("logs", logs), ("legacy", legacy),
     ]
 
-    @Test(.enabled(if: OCIOProcessReference.ocioconvert != nil, "ocioconvert is not installed"),
+    @Test(.enabled(if: OCIOReference.ocioconvert != nil, "ocioconvert is not installed"),
           arguments: ocioCases.indices, [false, true])
     func matchesOpenColorIO(caseIndex: Int, sixteenBits: Bool) throws {
         let folder = try TemporaryDirectory()
         let (name, text) = Self.ocioCases[caseIndex]
         let path = try Self.write(text, name + ".clf", in: folder)
         let look = try LUTReader.read(path: path)
-        let comparison = try #require(try OCIOProcessReference.compare(lut: path, with: look.transform, sixteenBits: sixteenBits, folder: folder),
+        let comparison = try #require(try OCIOReference.compare(lut: path, with: look.transform, sixteenBits: sixteenBits, folder: folder),
                                       "OpenColorIO refused \(name)")
         if sixteenBits {
             #expect(comparison.largest <= 16, "\(name): \(comparison)")
@@ -249,12 +250,12 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: OCIOProcessReference.ocioconvert != nil, "ocioconvert is not installed"), arguments: [false, true])
+    @Test(.enabled(if: OCIOReference.ocioconvert != nil, "ocioconvert is not installed"), arguments: [false, true])
     func halfDomainMatchesOpenColorIO(sixteenBits: Bool) throws {
         let folder = try TemporaryDirectory()
         let path = try Self.write(Self.halfDomain, "half.clf", in: folder)
         let look = try LUTReader.read(path: path)
-        let comparison = try #require(try OCIOProcessReference.compare(lut: path, with: look.transform, sixteenBits: sixteenBits, folder: folder))
+        let comparison = try #require(try OCIOReference.compare(lut: path, with: look.transform, sixteenBits: sixteenBits, folder: folder))
         #expect(comparison.largest <= (sixteenBits ? 16 : 1) && (sixteenBits || comparison.exactShare >= 0.99), "\(comparison)")
     }
 
@@ -381,12 +382,12 @@ import Testing
 
     /// The refusals above that OpenColorIO also refuses (a sample: OCIO is stricter or looser
     /// elsewhere, and colorcube is never looser than it on these).
-    @Test(.enabled(if: OCIOProcessReference.ocioconvert != nil, "ocioconvert is not installed"))
+    @Test(.enabled(if: OCIOReference.ocioconvert != nil, "ocioconvert is not installed"))
     func openColorIORefusesThemToo() throws {
         let folder = try TemporaryDirectory()
         for index in [0, 1, 5, 7, 12, 16, 21, 22, 24, 25, 26, 27] {
             let path = try Self.write(Self.processList(Self.refusals[index].body), "refused\(index).clf", in: folder)
-            #expect(try OCIOProcessReference.refuses(lut: path, folder: folder) == true, "refusal \(index): \(Self.refusals[index].mentions)")
+            #expect(try OCIOReference.refuses(lut: path, folder: folder) == true, "refusal \(index): \(Self.refusals[index].mentions)")
         }
     }
 
@@ -400,7 +401,7 @@ import Testing
         for name in names {
             let path = folder.appendingPathComponent(name).path
             do {
-                let look = try LUTReader.read(path: path, format: LUTFormats.named(format))
+                let look = try LUTReader.read(path: path, format: LUTFormats.all.named(format))
                 _ = try TransformBaker.bake(look.transform, size: 5)
                 read += 1
             } catch let error as LUTFileError {

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeTransform
 import Foundation
@@ -6,7 +7,7 @@ import Testing
 
 /// .cube dialects, `combine` and `invert` against OpenColorIO, baked to 33-cubes: within 1e-3 at
 /// every node (numerically inverted 3D LUTs: 99th percentile within 2e-3).
-@Suite(.enabled(if: OCIOReference.bakeTool != nil, "OpenColorIO's ociobakelut is not installed"))
+@Suite(.enabled(if: OCIOReference.ociobakelut != nil, "OpenColorIO's ociobakelut is not installed"))
 struct ChainReferenceTests {
     /// A smooth, non-separable look: a warm grade with a touch of channel mixing.
     static func grade(_ c: SIMD3<Float>) -> SIMD3<Float> {

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import Testing
 
@@ -334,11 +335,6 @@ private func malformedLine(_ text: String, sourceLocation: SourceLocation = #_so
     guard case .malformed(let path, let line, _) = error else { return nil }
     #expect(path == "test.cube", sourceLocation: sourceLocation)
     return line
-}
-
-private func largestDifference(_ a: ColorCube, _ b: ColorCube) -> Float {
-    guard a.size == b.size else { return .infinity }
-    return zip(a.values, b.values).map { abs($0 - $1) }.max() ?? 0
 }
 
 private func temporaryCubePath(_ name: String) -> String {

@@ -1,5 +1,6 @@
 import ColorCubeApplier
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeImaging
 import Foundation

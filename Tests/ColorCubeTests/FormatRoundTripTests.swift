@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeTransform
 import ColorCubeCore
 import ColorCubeGenerator
@@ -12,16 +13,6 @@ import Testing
         try ColorCube(size: size) { c in
             SIMD3(c.x * c.x * 0.9 + 0.05, 0.2 + 0.6 * c.y + 0.1 * c.z, 1 - 0.8 * c.z * (0.5 + 0.5 * c.x))
         }
-    }
-
-    /// Largest |a - b| over red, green and blue of all entries.
-    static func largestDifference(_ a: some CubeTable, _ b: some CubeTable) -> Float {
-        var largest: Float = 0
-        for index in 0..<a.entryCount {
-            let d = a.entry(at: index) - b.entry(at: index)
-            largest = max(largest, abs(d.x), abs(d.y), abs(d.z))
-        }
-        return largest
     }
 
     /// Format name, bit depth, tolerance.
@@ -55,12 +46,12 @@ import Testing
     @Test func everyFormatOfTheTableIsTested() {
         // Formats that hold no cube (a 1D table, a matrix) are read only; each has its own tests.
         #expect(Set(LUTFormats.all.filter { $0.canHold(size: 16) }.map(\.name)) == Set(Self.cases.map(\.0)))
-        #expect(LUTFormats.names.count == LUTFormats.all.count)
+        #expect(Set(LUTFormats.all.names).count == LUTFormats.all.count)
     }
 
     @Test(arguments: cases)
     func roundTrip(name: String, depth: Int?, tolerance: Float) throws {
-        let format = try #require(LUTFormats.named(name))
+        let format = try #require(LUTFormats.all.named(name))
         let folder = try TemporaryDirectory()
         let cube = try Self.look(size: 16)
         let path = folder.file("look.\(format.extensions[0])")
@@ -68,7 +59,7 @@ import Testing
         let read = try LUTReader.read(path: path)
         #expect(read.format.isSame(as: format))
         #expect(try read.cube().size == 16)
-        let error = Self.largestDifference(cube, try read.cube())
+        let error = largestDifference(cube, try read.cube())
         #expect(error <= tolerance, "\(format.name) \(depth ?? 0)-bit: expected <= \(tolerance), observed \(error)")
     }
 
@@ -107,11 +98,11 @@ import Testing
         }
         // Resampling the 144 lattice itself to 64 gives the identity 64 (trilinear is exact on it).
         let exact = try CubeResampler.resample(IdentityTable(size: 144), to: 64)
-        let exactError = Self.largestDifference(exact, try ColorCube.identity(size: 64))
+        let exactError = largestDifference(exact, try ColorCube.identity(size: 64))
         #expect(exactError <= 1e-6, "observed \(exactError)")
         // Through the 8-bit image, the result is the identity within the image's rounding.
         let resampled = try CubeResampler.resample(contents.table, to: 64)
-        let error = Self.largestDifference(resampled, try ColorCube.identity(size: 64))
+        let error = largestDifference(resampled, try ColorCube.identity(size: 64))
         #expect(error <= 0.5 / 255 + 1e-6, "observed \(error)")
     }
 
@@ -120,7 +111,7 @@ import Testing
         for interpolation in [Interpolation.trilinear, .tetrahedral] {
             let small = try CubeResampler.resample(affine, to: 33, interpolation: interpolation)
             let expected = try ColorCube(size: 33) { c in SIMD3(0.1 + 0.8 * c.x, c.y * 0.5 + c.z * 0.25, 1 - c.z) }
-            #expect(Self.largestDifference(small, expected) <= 1e-6)
+            #expect(largestDifference(small, expected) <= 1e-6)
         }
     }
 
@@ -142,10 +133,12 @@ import Testing
     @Test func invalidBitDepthsAreRefusedBeforeWriting() throws {
         let folder = try TemporaryDirectory()
         let cube = try ColorCube.identity(size: 4)
-        #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.3dl"), reason: "a .3dl holds 10, 12 or 16 bits per value, not 8")) {
+        let threeDL = BitDepthError(path: folder.file("a.3dl"), format: "a .3dl", asked: 8, allowed: [10, 12, 16])
+        #expect(threeDL.description == "cannot write \(folder.file("a.3dl")): a .3dl holds 10, 12 or 16 bits per value, not 8")
+        #expect(throws: ConversionError.bitDepth(threeDL)) {
             try LUTWriter.write(cube, format: ThreeDLFormat(), to: folder.file("a.3dl"), title: "", options: .init(bitDepth: 8))
         }
-        #expect(throws: ConversionError.unsupportedOutput(path: folder.file("a.png"), reason: "a Hald PNG holds 8 or 16 bits per value, not 12")) {
+        #expect(throws: ConversionError.bitDepth(BitDepthError(path: folder.file("a.png"), format: "a Hald PNG", asked: 12, allowed: [8, 16]))) {
             try LUTWriter.write(cube, format: HaldFormat(), to: folder.file("a.png"), title: "", options: .init(bitDepth: 12))
         }
     }
@@ -156,14 +149,21 @@ import Testing
         let file = try OutputFile(path: path)
         try file.write("just some notes\n")
         try file.close()
-        #expect(throws: LUTFileError.unknownFormat(path: path, readable: [".bin/.raw", ".cube/.itx", ".3dl", ".png", ".icc/.icm",
-                                                                            ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
-                                                                            ".clf", ".ccc", ".cdl", ".cc"])) {
+        let portable = [".bin/.raw", ".cube/.itx", ".3dl", ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
+                        ".clf", ".ccc", ".cdl", ".cc"]
+        #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm"])) {
             try LUTReader.read(path: path)
         }
-        #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.extensionGroups).description
-            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .png, .icc/.icm, .spi1d, .spi3d, "
-                + ".spimtx, .csp, .lut, .vf, .m3d, .clf, .ccc, .cdl and .cc files")
+        #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.all.extensionGroups).description
+            == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .spi1d, .spi3d, .spimtx, .csp, "
+                + ".lut, .vf, .m3d, .clf, .ccc, .cdl, .cc, .png and .icc/.icm files")
+        // ColorCubeLooks alone reads from its portable table, which knows no image or ICC format.
+        let png = folder.file("look.png")
+        try ReferenceGenerator.writeIdentity(size: 4, to: png)
+        #expect(throws: LUTFileError.unknownFormat(path: png, readable: portable)) {
+            try LUTReader.read(path: png, formats: LUTFormats.portable)
+        }
+        #expect(try LUTReader.read(path: png).format.isSame(as: HaldFormat()))
     }
 
     @Test func cubeDomainIsReported() throws {

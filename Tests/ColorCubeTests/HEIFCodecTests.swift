@@ -246,15 +246,15 @@ import Testing
         let path = folder.file("small.heic")
         try HEIFFile.write(CodecTestImages.smooth(), to: path, coding: .hevc)
         // Checked by colorcube after parsing...
-        #expect(throws: ImageError.tooManyPixels(path: path, width: 64, height: 48, limit: 3000)) {
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 64, height: 48, limit: 3000))) {
             try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 3000))
         }
         // ...and by libheif's own security limit while parsing, when a side exceeds the limit.
         let error = #expect(throws: ImageError.self) {
             try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 40))
         }
-        guard case .tooManyPixels(let named, let width, let height, let limit)? = error else {
-            Issue.record("expected ImageError.tooManyPixels, got \(String(describing: error))")
+        guard case .pixelLimit(.tooManyPixels(let named, let width, let height, let limit))? = error else {
+            Issue.record("expected ImageError.pixelLimit, got \(String(describing: error))")
             return
         }
         #expect(named == path && limit == 40)
@@ -274,8 +274,8 @@ import Testing
         bytes.replaceSubrange((ispe + 12)..<(ispe + 16), with: size)
         let path = folder.file("huge.avif")
         try CodecTestImages.write(bytes, to: path)
-        #expect(throws: ImageError.tooManyPixels(path: path, width: 30000, height: 30000,
-                                                 limit: ImageReadOptions.defaultPixelLimit)) {
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 30000, height: 30000,
+                                                 limit: ImageReadOptions.defaultPixelLimit))) {
             try HEIFFile.read(path: path)
         }
     }

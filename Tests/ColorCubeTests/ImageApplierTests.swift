@@ -1,6 +1,7 @@
 import CLittleCMS
 import ColorCubeApplier
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeGenerator
 import ColorCubeImaging

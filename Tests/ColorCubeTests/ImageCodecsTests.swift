@@ -93,8 +93,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("huge.png")
         try HostileFiles.write(HostileFiles.png(width: 100_000, height: 100_000), to: path)
-        #expect(throws: ImageError.tooManyPixels(path: path, width: 100_000, height: 100_000,
-                                                 limit: ImageReadOptions.defaultPixelLimit)) {
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 100_000, height: 100_000,
+                                                 limit: ImageReadOptions.defaultPixelLimit))) {
             try ImageCodecs.read(path: path)
         }
         let wide = folder.file("wide.png")
@@ -117,8 +117,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("huge.jpg")
         try HostileFiles.write(try HostileFiles.jpeg(width: 60_000, height: 60_000, scratch: folder.file("small.jpg")), to: path)
-        #expect(throws: ImageError.tooManyPixels(path: path, width: 60_000, height: 60_000,
-                                                 limit: ImageReadOptions.defaultPixelLimit)) {
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 60_000, height: 60_000,
+                                                 limit: ImageReadOptions.defaultPixelLimit))) {
             try ImageCodecs.read(path: path)
         }
     }
@@ -127,7 +127,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("small.png")
         try PNGFile.write(RasterImage(width: 20, height: 10, channels: 3, pixels: .eight([UInt8](repeating: 7, count: 600))), to: path)
-        #expect(throws: ImageError.tooManyPixels(path: path, width: 20, height: 10, limit: 199)) {
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 20, height: 10, limit: 199))) {
             try ImageCodecs.read(path: path, options: ImageReadOptions(pixelLimit: 199))
         }
         #expect(try ImageCodecs.read(path: path, options: ImageReadOptions(pixelLimit: 200)).image.width == 20)

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeGenerator
 import ColorCubeImaging
@@ -22,15 +23,6 @@ import Testing
     static func rgb(_ image: RasterImage, x: Int, y: Int) -> [Int] {
         let base = (y * image.width + x) * image.channels
         return (0..<3).map { image.pixels[base + $0] }
-    }
-
-    static func largestDifference(_ a: some CubeTable, _ b: some CubeTable) -> Float {
-        var largest: Float = 0
-        for index in 0..<a.entryCount {
-            let d = a.entry(at: index) - b.entry(at: index)
-            largest = max(largest, abs(d.x), abs(d.y), abs(d.z))
-        }
-        return largest
     }
 
     /// `image` with every RGB code passed through `edit` (8-bit), a colour adjustment made in an editor.
@@ -175,7 +167,7 @@ import Testing
                 // Hald and Unreal strips are the defaults; a tile or Unity strip says how it was read.
                 #expect(read.notes.isEmpty == (kind == .hald || kind == .strip), "\(name) \(kind): \(read.notes)")
                 let written = try hald.baked(size: size).table
-                #expect(Self.largestDifference(written, table) <= 0.5 / 255 + 1e-6)
+                #expect(largestDifference(written, table) <= 0.5 / 255 + 1e-6)
             }
         }
         #expect(misread.isEmpty, "\(misread)")
@@ -250,25 +242,25 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("cropped.png")
         try PNGFile.write(RasterImage(width: 256, height: 15, channels: 3, pixels: .eight([UInt8](repeating: 0, count: 256 * 15 * 3))), to: path)
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: .strip, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: .strip, expected: nil)) {
             try LUTReader.read(path: path, options: LUTReadOptions(imageLayout: .strip))
         }
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: .tile, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: .tile, expected: nil)) {
             try LUTReader.read(path: path, format: ImageLUTFormat(.tile))
         }
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: nil)) {
             try LUTReader.read(path: path)
         }
         let strip16 = try ImageLUTLayout(kind: .strip, cubeSize: 16)
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: strip16)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 256, height: 15, layout: nil, expected: strip16)) {
             try LUTReader.read(path: path, options: LUTReadOptions(expectedSize: 16))
         }
-        let message = ConversionError.wrongDimensions(path: "x.png", width: 256, height: 15, layout: .strip, expected: nil).description
+        let message = ImageLUTError.wrongDimensions(path: "x.png", width: 256, height: 15, layout: .strip, expected: nil).description
         #expect(message.hasPrefix("x.png is 256x15 pixels, expected N tiles of NxN side by side, N^2 x N (256x16 for a 16-cube"))
         // A square image is no strip.
         let square = folder.file("square.png")
         try ReferenceGenerator.writeIdentity(size: 16, to: square)
-        #expect(throws: ConversionError.wrongDimensions(path: square, width: 64, height: 64, layout: .unityStrip, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: square, width: 64, height: 64, layout: .unityStrip, expected: nil)) {
             try LUTReader.read(path: square, options: LUTReadOptions(imageLayout: .unityStrip))
         }
     }
@@ -278,7 +270,7 @@ import Testing
         let path = folder.file("strip-32.png")
         try ReferenceGenerator.writeIdentity(size: 32, layout: .strip, to: path)
         let strip16 = try ImageLUTLayout(kind: .strip, cubeSize: 16)
-        let expected = ConversionError.sizeMismatch(path: path, width: 1024, height: 32, foundSize: 32, expectedSize: 16,
+        let expected = ImageLUTError.sizeMismatch(path: path, width: 1024, height: 32, foundSize: 32, expectedSize: 16,
                                                     expected: strip16)
         #expect(throws: expected) { try LUTReader.read(path: path, options: LUTReadOptions(expectedSize: 16)) }
         #expect(expected.description.contains("a 32-cube reference, but a 16-cube (256x16 pixels) was expected"))

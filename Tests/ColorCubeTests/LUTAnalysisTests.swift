@@ -1,5 +1,6 @@
 import CLittleCMS
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import Testing
 

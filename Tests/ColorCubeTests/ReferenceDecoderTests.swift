@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeGenerator
 import ColorCubeImaging
@@ -63,10 +64,10 @@ import Testing
         let path = folder.file("cropped.png")
         try PNGFile.write(RasterImage(width: 500, height: 512, channels: 3, pixels: .eight([UInt8](repeating: 0, count: 500 * 512 * 3))), to: path)
         let hald64 = try ImageLUTLayout(kind: .hald, cubeSize: 64)
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: nil)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: nil)) {
             try ImageLUT.decode(path: path)
         }
-        #expect(throws: ConversionError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: hald64)) {
+        #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: hald64)) {
             try ImageLUT.decode(path: path, options: .init(expectedSize: 64))
         }
     }
@@ -76,7 +77,7 @@ import Testing
         let path = folder.file("identity-16.png")
         try ReferenceGenerator.writeIdentity(size: 16, to: path)
         let hald64 = try ImageLUTLayout(kind: .hald, cubeSize: 64)
-        #expect(throws: ConversionError.sizeMismatch(path: path, width: 64, height: 64, foundSize: 16, expectedSize: 64, expected: hald64)) {
+        #expect(throws: ImageLUTError.sizeMismatch(path: path, width: 64, height: 64, foundSize: 16, expectedSize: 64, expected: hald64)) {
             try ImageLUT.decode(path: path, options: .init(expectedSize: 64))
         }
     }
@@ -89,7 +90,7 @@ import Testing
         samples[7] = 128
         samples[4] = 200
         try PNGFile.write(RasterImage(width: 8, height: 8, channels: 4, pixels: .eight(samples)), to: path)
-        #expect(throws: ConversionError.transparentPixels(path: path, count: 2)) {
+        #expect(throws: ImageLUTError.transparentPixels(path: path, count: 2)) {
             try ImageLUT.decode(path: path)
         }
         let result = try ImageLUT.decode(path: path, options: .init(alpha: .premultiply))

@@ -1,6 +1,8 @@
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeGenerator
 import ColorCubeImaging
+import Foundation
 import Testing
 
 @Suite struct ReferenceGeneratorTests {
@@ -67,9 +69,10 @@ import Testing
         #expect(throws: GeneratorError.invalidSize(33, layout: .hald)) {
             try ReferenceGenerator.writeIdentity(size: 33, to: folder.file("x.png"))
         }
-        #expect(throws: GeneratorError.invalidBitDepth(12)) {
+        #expect(throws: ConversionError.bitDepth(BitDepthError(path: folder.file("x.png"), format: "a Hald PNG", asked: 12, allowed: [8, 16]))) {
             try ReferenceGenerator.writeIdentity(size: 16, bitDepth: 12, to: folder.file("x.png"))
         }
+        #expect(!FileManager.default.fileExists(atPath: folder.file("x.png")))
     }
 
     @Test func unwritableFolderLeavesNothing() throws {

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeTransform
 import Foundation
@@ -72,7 +73,7 @@ import Testing
     @Test func isReadOnly() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("x.spi1d")
-        #expect(throws: ConversionError.unsupportedOutput(path: path, reason: "an .spi1d holds a 1D table, not a cube; colorcube reads it but does not write it")) {
+        #expect(throws: ConversionError.readOnly(path: path, format: "an .spi1d", holds: "a 1D table")) {
             try LUTWriter.write(ColorCube.identity(size: 2), format: Spi1DFormat(), to: path, title: "x")
         }
         #expect(!FileManager.default.fileExists(atPath: path))

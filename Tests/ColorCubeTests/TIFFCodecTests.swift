@@ -305,8 +305,8 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("huge.tif")
         try Data(Self.tiff(width: 200_000, height: 200_000)).write(to: URL(fileURLWithPath: path))
-        #expect(throws: ImageError.tooManyPixels(path: path, width: 200_000, height: 200_000,
-                                                 limit: ImageReadOptions.defaultPixelLimit)) {
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 200_000, height: 200_000,
+                                                 limit: ImageReadOptions.defaultPixelLimit))) {
             try TIFFFile.read(path: path)
         }
     }

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import Testing
 
@@ -84,9 +85,17 @@ import Darwin
         #expect(lines[0] == "0 341 682 1023")
     }
 
+    @Test func unknownKeywordsNameEveryHeaderThatIsRead() throws {
+        let message = "unknown keyword Gamut; a .3dl holds only 3DMESH, Mesh, LUT8, LUT10, LUT12, LUT16 and gamma lines "
+            + "besides its numbers"
+        #expect(throws: LUTFileError.malformed(path: "test.3dl", line: 2, reason: message)) {
+            try ThreeDLFormat.parse(Array("LUT12\nGamut 1\n".utf8), path: "test.3dl")
+        }
+    }
+
     @Test func rejectsUnsupportedBitDepth() throws {
         let identity = try ColorCube.identity(size: 2)
-        #expect(throws: LUTFileError.unsupported(path: "x.3dl", reason: ".3dl output bit depth 8 is not one of 10, 12 or 16")) {
+        #expect(throws: BitDepthError(path: "x.3dl", format: "a .3dl", asked: 8, allowed: [10, 12, 16])) {
             try ThreeDLFormat.write(identity, bitDepth: 8, to: "/nonexistent-colorcube-folder/y.3dl", displayPath: "x.3dl")
         }
     }
@@ -264,11 +273,6 @@ private func malformedLine(_ text: String, sourceLocation: SourceLocation = #_so
     guard case .malformed(let path, let line, _) = error else { return nil }
     #expect(path == "test.3dl", sourceLocation: sourceLocation)
     return line
-}
-
-private func largestDifference(_ a: ColorCube, _ b: ColorCube) -> Float {
-    guard a.size == b.size else { return .infinity }
-    return zip(a.values, b.values).map { abs($0 - $1) }.max() ?? 0
 }
 
 private func temporary3DLPath(_ name: String) -> String {

@@ -197,8 +197,8 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try WebPFile.read(path: path, options: ImageReadOptions(pixelLimit: 100_000_000))
         }
-        #expect(error == .tooManyPixels(path: path, width: 16384, height: 16384, limit: 100_000_000))
-        #expect(throws: ImageError.tooManyPixels(path: folder.file("small.webp"), width: 64, height: 48, limit: 3000)) {
+        #expect(error == .pixelLimit(.tooManyPixels(path: path, width: 16384, height: 16384, limit: 100_000_000)))
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: folder.file("small.webp"), width: 64, height: 48, limit: 3000))) {
             try WebPFile.read(path: folder.file("small.webp"), options: ImageReadOptions(pixelLimit: 3000))
         }
     }

@@ -20,6 +20,7 @@ let package = Package(
                 "_CFuzzerDriver",
                 .product(name: "ColorCubeCore", package: rootIdentity),
                 .product(name: "ColorCubeTransform", package: rootIdentity),
+                .product(name: "ColorCubeLooks", package: rootIdentity),
                 .product(name: "ColorCubeImaging", package: rootIdentity),
                 .product(name: "ColorCubeConverter", package: rootIdentity),
                 .product(name: "ColorCubeApplier", package: rootIdentity),

@@ -1,8 +1,8 @@
 import ColorCubeCore
 import _CLatticeKernel
 
-/// The LUT engine every caller uses (images, video frames, resampling): a cube prepared once for
-/// fast application, with trilinear, tetrahedral or nearest interpolation and a strength mix.
+/// The LUT engine every caller uses (images, video frames, raw streams, previews): a cube prepared
+/// once for fast application, with trilinear, tetrahedral or nearest interpolation and a strength mix.
 ///
 /// Semantics are `CubeSampler`'s (the scalar reference): inputs clamped to [0, 1], NaN read as 0,
 /// 1.0 lands on the last node; out = in + strength * (look(in) - in), with `in` the clamped input;

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 
 /// What a look does, measured over its lattice: output range, distance from the identity in
 /// CIEDE2000, roughness, and whether Core Image can take it.

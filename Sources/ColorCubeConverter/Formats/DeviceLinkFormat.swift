@@ -1,5 +1,6 @@
 import CLittleCMS
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeImaging
 
 /// ICC device-link profiles (.icc, .icm) that hold a look as one RGB-to-RGB colour table, written
@@ -54,7 +55,7 @@ public struct DeviceLinkFormat: LUTFileFormat {
 
     /// The bytes of a device link holding `table`; `title` becomes the profile description.
     /// - Throws: `ConversionError.unsupportedSize` (naming `path`) when the size is above 255,
-    ///   `.unsupportedOutput` when Little CMS cannot build the profile.
+    ///   `.libraryFailed` when Little CMS cannot build the profile.
     public static func encode(_ table: some CubeTable, title: String, path: String) throws(ConversionError) -> [UInt8] {
         let size = table.size
         try DeviceLinkFormat().validate(size: size, bitDepth: nil, path: path)
@@ -71,7 +72,7 @@ public struct DeviceLinkFormat: LUTFileFormat {
             }
         }
         func failure(_ step: String) -> ConversionError {
-            .unsupportedOutput(path: path, reason: "Little CMS could not \(step)")
+            .libraryFailed(path: path, library: "Little CMS", step: step)
         }
         guard let profile = cmsCreateProfilePlaceholder(nil) else { throw failure("create a profile") }
         defer { cmsCloseProfile(profile) }

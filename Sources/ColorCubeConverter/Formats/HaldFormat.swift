@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeTransform
 import ColorCubeImaging
 

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeImaging
 
 /// Reading and writing image LUTs in every layout of `ImageLUTLayout` (Hald, tile, strip): the one
@@ -49,7 +50,7 @@ public enum ImageLUT {
     /// Decodes the image LUT at `path`. The layout is `options.imageLayout` when set; otherwise
     /// the one of `kinds` the image's size allows, and when two do (Hald and tile for a square
     /// image, the two strip orientations), the one its content shows.
-    /// - Throws: `ImageError` for unreadable files, `ConversionError.wrongDimensions` when no
+    /// - Throws: `ImageError` for unreadable files, `ImageLUTError.wrongDimensions` when no
     ///   layout has the image's size, `.sizeMismatch` when it is not `options.expectedSize`,
     ///   `.transparentPixels`.
     public static func decode(path: String, options: LUTReadOptions = LUTReadOptions(),
@@ -63,7 +64,7 @@ public enum ImageLUT {
 
         if image.hasAlpha, options.alpha == .reject {
             let count = transparentPixelCount(image)
-            if count > 0 { throw ConversionError.transparentPixels(path: path, count: count) }
+            if count > 0 { throw ImageLUTError.transparentPixels(path: path, count: count) }
         }
         var convertedFrom: String?
         if !options.ignoreProfile, case .icc(let profile) = image.colorSpace, !ColorConversion.isSRGB(profile) {
@@ -89,12 +90,12 @@ public enum ImageLUT {
             shaped.lazy.compactMap { try? ImageLUTLayout(kind: $0, cubeSize: size) }.first
         }
         guard let found = candidates.first else {
-            throw ConversionError.wrongDimensions(path: path, width: image.width, height: image.height,
+            throw ImageLUTError.wrongDimensions(path: path, width: image.width, height: image.height,
                                                   layout: kinds.count == 1 ? kinds.first : nil,
                                                   expected: expectedSize.flatMap(expectedLayout))
         }
         if let expectedSize, expectedSize != found.cubeSize {
-            throw ConversionError.sizeMismatch(path: path, width: image.width, height: image.height,
+            throw ImageLUTError.sizeMismatch(path: path, width: image.width, height: image.height,
                                                foundSize: found.cubeSize, expectedSize: expectedSize,
                                                expected: expectedLayout(expectedSize))
         }
@@ -143,7 +144,7 @@ public enum ImageLUT {
     /// into `codes` (3 per entry); it is called for runs of consecutive entries that sit in
     /// consecutive pixels (at most one image row), in raster order. The identity generator uses
     /// this directly, to write codes computed exactly in integers.
-    /// - Throws: `ConversionError.unsupportedOutput` for a bit depth other than 8 or 16, or the
+    /// - Throws: `ConversionError.bitDepth` for a bit depth other than 8 or 16, or the
     ///   file's errors.
     public static func writeImage(layout: ImageLUTLayout, bitDepth: Int, to path: String, displayPath: String? = nil,
                                   fill: (Int, Int, UnsafeMutablePointer<Int>) -> Void) throws {

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeImaging
 
 /// Chooses, by content, between the layouts an image LUT's size allows.

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 import ColorCubeImaging
 
 /// A decoded image LUT (Hald, tile or strip) read as a cube, without a Float32 copy: each entry is

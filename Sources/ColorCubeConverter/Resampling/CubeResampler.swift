@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeLooks
 
 /// Resamples a look to another lattice size: a 65-cube from Resolve or a 144-cube Hald to the 64
 /// that Core Image takes, or a 64 down to the 33 that .cube files usually hold.

@@ -12,11 +12,14 @@ public enum LUTFileError: ColorCubeError, Equatable {
     case unknownFormat(path: String, readable: [String])
     /// A file that is valid but holds something colorcube cannot use as a look.
     case unsupported(path: String, reason: String)
+    /// A look that `format` (its noun: "a .cube") cannot be written as: it holds `holds` ("a 1D
+    /// table"), the look is `given` ("a cube", or the look's operations).
+    case cannotHold(path: String, format: String, holds: String, given: String)
 
     public var path: String? {
         switch self {
         case .malformed(let path, _, _), .wrongLength(let path, _), .undecodable(let path, _),
-             .unknownFormat(let path, _), .unsupported(let path, _):
+             .unknownFormat(let path, _), .unsupported(let path, _), .cannotHold(let path, _, _, _):
             path
         }
     }
@@ -34,6 +37,8 @@ public enum LUTFileError: ColorCubeError, Equatable {
             "\(path): unknown LUT format; colorcube reads \(Self.list(readable)) files"
         case .unsupported(let path, let reason):
             "\(path): \(reason)"
+        case .cannotHold(let path, let format, let holds, let given):
+            "\(path): \(format) holds \(holds), not \(given)"
         }
     }
 

@@ -21,15 +21,16 @@ public struct ImageReadOptions: Sendable, Equatable {
     }
 
     /// Checks a declared size against `pixelLimit`.
-    /// - Throws: `ImageError.tooManyPixels` naming `path`, for a size over the limit, and
+    /// - Throws: `ImageError.pixelLimit` naming `path`, for a size over the limit, and
     ///   `.corrupt` for a width or height below 1.
     public func check(width: Int, height: Int, path: String) throws(ImageError) {
         guard width > 0, height > 0 else {
             throw .corrupt(path: path, reason: "the header declares \(width)x\(height) pixels")
         }
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= pixelLimit else {
-            throw .tooManyPixels(path: path, width: width, height: height, limit: pixelLimit)
+        do {
+            try PixelLimit(maxPixels: pixelLimit).check(width: width, height: height, path: path)
+        } catch {
+            throw .pixelLimit(error)
         }
     }
 }

@@ -29,7 +29,7 @@ public enum HEIFFile {
     /// the file's `irot`/`imir` boxes, not EXIF); `metadata.isLossy` is true and `imageCount` counts
     /// the file's top-level images.
     /// - Throws: `ImageError.cannotOpen` when the file cannot be read; `.notAnImage` when libheif
-    ///   does not recognise it; `.tooManyPixels` before decoding; `.corrupt` for damaged or
+    ///   does not recognise it; `.pixelLimit` before decoding; `.corrupt` for damaged or
     ///   truncated data; `.unsupported` for codecs or features libheif lacks and HDR transfer
     ///   curves. Each names `path`.
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
@@ -191,13 +191,13 @@ public enum HEIFFile {
     }
 
     /// libheif's security limit names the declared size ("... 40000x30000 exceeds ..."): the first
-    /// WxH in its message becomes the evidence of `.tooManyPixels`.
+    /// WxH in its message becomes the evidence of `.pixelLimit`.
     private static func tooBig(path: String, message: String, limit: Int) -> ImageError {
         let words = message.split(whereSeparator: { !$0.isNumber && $0 != "x" })
         for word in words {
             let parts = word.split(separator: "x")
             if parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) {
-                return .tooManyPixels(path: path, width: width, height: height, limit: limit)
+                return .pixelLimit(.tooManyPixels(path: path, width: width, height: height, limit: limit))
             }
         }
         return .unsupported(path: path, reason: message)

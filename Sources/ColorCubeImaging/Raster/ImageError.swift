@@ -15,7 +15,7 @@ public enum ImageError: ColorCubeError, Equatable {
     /// An ICC profile that Little CMS cannot use.
     case badProfile(path: String, reason: String)
     /// The header declares more pixels than the limit allows; nothing was allocated.
-    case tooManyPixels(path: String, width: Int, height: Int, limit: Int)
+    case pixelLimit(PixelLimitError)
     /// The memory for the decoded pixels could not be had.
     case outOfMemory(path: String, bytes: Int)
     /// A camera raw file (`kind` names it: "DNG", "Canon CR2", ...), which needs developing before
@@ -25,16 +25,17 @@ public enum ImageError: ColorCubeError, Equatable {
     public var path: String? {
         switch self {
         case .cannotOpen(let path, _), .notAnImage(let path), .corrupt(let path, _), .unsupported(let path, _),
-             .cannotWrite(let path, _), .badProfile(let path, _), .tooManyPixels(let path, _, _, _),
-             .outOfMemory(let path, _), .cameraRaw(let path, _):
+             .cannotWrite(let path, _), .badProfile(let path, _), .outOfMemory(let path, _), .cameraRaw(let path, _):
             path
+        case .pixelLimit(let error):
+            error.path
         }
     }
 
     public var remedy: ErrorRemedy? {
         switch self {
         case .badProfile: .ignoreProfile
-        case .tooManyPixels, .outOfMemory: .raisePixelLimit
+        case .pixelLimit, .outOfMemory: .raisePixelLimit
         default: nil
         }
     }
@@ -53,8 +54,8 @@ public enum ImageError: ColorCubeError, Equatable {
             "cannot write \(path): \(reason)"
         case .badProfile(let path, let reason):
             "\(path) has an unusable ICC profile (\(reason))"
-        case .tooManyPixels(let path, let width, let height, let limit):
-            "\(path) declares \(width)x\(height) pixels, more than the limit of \(limit) pixels"
+        case .pixelLimit(let error):
+            error.description
         case .outOfMemory(let path, let bytes):
             "\(path): cannot get \(bytes) bytes of memory for its pixels"
         case .cameraRaw(let path, let kind):

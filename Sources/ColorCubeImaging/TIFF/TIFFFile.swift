@@ -29,7 +29,7 @@ public enum TIFFFile {
     /// `TIFFExifBlock`; classic TIFF only), `metadata.xmp` the XMP packet (tag 700), and the colour
     /// tag `.icc` when an ICC profile is embedded.
     /// - Throws: `ImageError.cannotOpen`, `.notAnImage`, `.unsupported` (naming what the file is),
-    ///   `.tooManyPixels` or `.corrupt`, each naming `path`.
+    ///   `.pixelLimit` or `.corrupt`, each naming `path`.
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
         var info = cctiff_info()
         var message = MessageBuffer()

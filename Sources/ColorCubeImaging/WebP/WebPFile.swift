@@ -14,7 +14,7 @@ public enum WebPFile {
     /// chunk `metadata.xmp`; `metadata.webpLossless` is true for a lossless (VP8L) still image,
     /// `metadata.isLossy` its opposite, and `metadata.imageCount` the number of animation frames.
     /// - Throws: `ImageError.cannotOpen` when the file cannot be read; `.notAnImage` when it is not
-    ///   a RIFF WebP; `.tooManyPixels` before any pixel buffer is allocated; `.corrupt` for damaged
+    ///   a RIFF WebP; `.pixelLimit` before any pixel buffer is allocated; `.corrupt` for damaged
     ///   or truncated data; `.unsupported` for features libwebp lacks. Each names `path`.
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
         var info = ccwebp_info()

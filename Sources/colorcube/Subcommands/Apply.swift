@@ -1,6 +1,7 @@
 import ArgumentParser
 import ColorCubeApplier
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeImaging
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 
 extension ColorCubeCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeGenerator
 import Foundation

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeLearner
 
@@ -40,9 +41,9 @@ extension ColorCubeCommand {
             guard LookLearner.Prior(rawValue: prior) != nil else {
                 throw ValidationError("invalid --prior \(prior); use global or lines")
             }
-            guard LUTFormats.forPath(output) != nil else {
+            guard LUTFormats.all.forPath(output) != nil else {
                 throw ValidationError("cannot tell the format of \(output) from its extension; use "
-                    + LUTFormats.list(LUTFormats.extensionGroups, joinedBy: "or"))
+                    + LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or"))
             }
             if let size, !LearnError.sizeRange.contains(size) {
                 throw ValidationError("invalid --size \(size); use 2 to 65 points per axis")
@@ -54,7 +55,7 @@ extension ColorCubeCommand {
 
         func run() throws {
             try Diagnostics.reportingFailures {
-                let format = LUTFormats.forPath(output) ?? CubeTextFormat()
+                let format = LUTFormats.all.forPath(output) ?? CubeTextFormat()
                 let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
                                                        size: size, smoothness: smoothness,
                                                        prior: LookLearner.Prior(rawValue: prior) ?? .globalModel)

@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeTransform
 import Foundation
@@ -7,9 +8,6 @@ import Foundation
 /// into a plain cube, read back with colorcube's own .cube reader. Tests using it skip when the tool
 /// is not installed.
 extension OCIOReference {
-    static let bakeTool: String? = ["/usr/bin/ociobakelut", "/usr/local/bin/ociobakelut"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
     /// One step of a chain handed to ociobakelut.
     enum Step {
         case forward(String)
@@ -18,7 +16,7 @@ extension OCIOReference {
 
     /// The chain baked by OCIO into a `size`-cube (iridas .cube, red fastest over 0...1).
     static func bake(_ steps: [Step], size: Int, in folder: TemporaryDirectory) throws -> ColorCube {
-        guard let tool = bakeTool else { throw CocoaError(.featureUnsupported) }
+        guard let tool = ociobakelut else { throw CocoaError(.featureUnsupported) }
         let output = folder.file("ocio-\(UUID().uuidString).cube")
         var arguments: [String] = []
         for step in steps {
@@ -28,14 +26,7 @@ extension OCIOReference {
             }
         }
         arguments += ["--format", "iridas_cube", "--cubesize", String(size), output]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+        guard try run(tool, arguments) == 0 else {
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "ociobakelut \(arguments) failed"])
         }
         let look = try LUTReader.read(path: output)

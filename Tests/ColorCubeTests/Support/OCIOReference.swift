@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeImaging
 import ColorCubeTransform
@@ -7,10 +8,31 @@ import Testing
 
 /// OpenColorIO as the reference for the LUT readers: `ocioconvert --lut FILE in.png out.png`
 /// (Debian's opencolorio-tools), which reads 3D LUT files with tetrahedral interpolation
-/// (it asks for INTERP_BEST) and 1D LUTs linearly.
+/// (it asks for INTERP_BEST) and 1D LUTs linearly, and `ociobakelut`, which bakes files and
+/// chains into a cube. Tests using them skip when they are not installed. (Comparisons of
+/// transforms over a grid image and of collections are in OCIOReference+Process.swift, chains
+/// baked by ociobakelut in OCIOBake.swift.)
 enum OCIOReference {
-    static let ocioconvert: String? = ["/usr/bin/ocioconvert", "/usr/local/bin/ocioconvert", "/opt/homebrew/bin/ocioconvert"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let ocioconvert: String? = installed("ocioconvert")
+    static let ociobakelut: String? = installed("ociobakelut")
+
+    /// The path of OpenColorIO's tool `name` where Debian, a local build or Homebrew put it.
+    private static func installed(_ name: String) -> String? {
+        ["/usr/bin/", "/usr/local/bin/", "/opt/homebrew/bin/"].map { $0 + name }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Runs `executable` with `arguments`, its output discarded, and returns its exit status.
+    static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
 
     /// How a look's image compares with OpenColorIO's.
     struct Agreement {
@@ -55,13 +77,9 @@ enum OCIOReference {
         let folder = try TemporaryDirectory()
         let input = image(bitDepth: bitDepth)
         try ImageCodecs.write(input, as: .png, to: folder.file("in.png"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ocioconvert)
-        process.arguments = ["--lut", lutPath, folder.file("in.png"), folder.file("out.png")]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadCorruptFile) }
+        guard try run(ocioconvert, ["--lut", lutPath, folder.file("in.png"), folder.file("out.png")]) == 0 else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
         let reference = try ImageCodecs.read(path: folder.file("out.png")).image
         let transform = look.transform.interpolating(with: .tetrahedral)
         let maxCode = Double(input.pixels.maxCode)
@@ -79,6 +97,18 @@ enum OCIOReference {
         return Agreement(largestDifference: largest, exactShare: Double(exact) / Double(64 * 64 * 3), bitDepth: bitDepth)
     }
 
+    /// Writes each (name, text) file, reads it and expects OpenColorIO's image of it to agree with
+    /// the look read (`Agreement.isWithinGoals`) at `bitDepth`.
+    static func expectAgreement(_ files: [(name: String, text: String)], bitDepth: Int,
+                                sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let folder = try TemporaryDirectory()
+        for (name, text) in files {
+            let path = try write(text, named: name, in: folder)
+            let agreement = try compare(LUTReader.read(path: path), lutPath: path, bitDepth: bitDepth)
+            #expect(agreement.isWithinGoals, "\(name): \(agreement)", sourceLocation: sourceLocation)
+        }
+    }
+
     /// Writes `text` to a file named `name` in `folder` and returns its path.
     static func write(_ text: String, named name: String, in folder: TemporaryDirectory) throws -> String {
         let path = folder.file(name)
@@ -91,19 +121,9 @@ enum OCIOReference {
         try LUTReader.read(path: write(text, named: name, in: folder))
     }
 
-    /// True when OpenColorIO refuses the file at `path`.
+    /// True when OpenColorIO refuses the file at `path` (true when it is absent).
     static func refuses(_ path: String) throws -> Bool {
-        guard let ocioconvert else { return true }
-        let folder = try TemporaryDirectory()
-        try ImageCodecs.write(image(bitDepth: 8), as: .png, to: folder.file("in.png"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ocioconvert)
-        process.arguments = ["--lut", path, folder.file("in.png"), folder.file("out.png")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus != 0
+        try refuses(lut: path, folder: TemporaryDirectory()) ?? true
     }
 }
 

@@ -138,11 +138,12 @@ public struct CubeTextFormat: LUTFileFormat {
     /// `LUT_1D_INPUT_RANGE` unless 0...1) and its entries; for a 3D table `LUT_3D_SIZE` with
     /// `LUT_3D_INPUT_RANGE` after a 1D table, or `DOMAIN_MIN`/`DOMAIN_MAX` alone, unless its
     /// domain is 0...1; the 1D entries come before the 3D ones. Values have `decimals` decimals.
-    /// - Throws: `LUTFileError.unsupported` for a chain a .cube cannot hold, `FileError` when the
+    /// - Throws: `LUTFileError.cannotHold` for a chain a .cube cannot hold, `FileError` when the
     ///   file cannot be written.
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         guard holdsExactly(transform) else {
-            throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D table, a 3D table or a 1D then a 3D table, not \(transform)")
+            throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "a 1D table, a 3D table or a 1D then a 3D table",
+                                          given: "\(transform)")
         }
         let ops = transform.operations
         let table = ops.first as? LUT1DOp
@@ -409,17 +410,12 @@ public struct CubeTextFormat: LUTFileFormat {
         }
 
         private static func size(_ scanner: TextLineScanner, range: ClosedRange<Int>, path: String) throws(LUTFileError) -> Int {
-            let tokens = scanner.tokens
-            let keyword = scanner.keyword(tokens[0])
-            guard tokens.count == 2, let size = scanner.integer(tokens[1]) else {
+            let keyword = scanner.keyword(scanner.token(0))
+            guard scanner.tokenCount == 2 else {
                 throw .malformed(path: path, line: scanner.lineNumber,
                                  reason: "\(keyword) needs one whole number, e.g. \(keyword) 33")
             }
-            guard range.contains(size) else {
-                throw .malformed(path: path, line: scanner.lineNumber,
-                                 reason: "\(keyword) \(size) is outside \(range.lowerBound)...\(range.upperBound)")
-            }
-            return size
+            return try TextLUTParsing.whole(scanner, 1, in: range, path: path, what: keyword)
         }
 
         private static func numbers(_ scanner: TextLineScanner, count: Int, path: String) throws(LUTFileError) -> [Double] {

@@ -7,7 +7,7 @@ import ColorCubeTransform
 /// n^3), `out M` (output values are divided by M - 1), `format lut`, then `values red green blue`
 /// and N lines "index r g b" of whole numbers with BLUE varying fastest. Read as one 3D LUT over
 /// 0...1.
-public struct PandoraFormat: LUTFileFormat {
+public struct PandoraFormat: TextTransformFormat {
     public init() {}
 
     public var name: String { "m3d" }
@@ -16,12 +16,6 @@ public struct PandoraFormat: LUTFileFormat {
     public var extensions: [String] { ["m3d"] }
     public var clampsValues: Bool { true }
 
-    public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
-            try Self.parse(bytes, path: path)
-        }, format: self)
-    }
-
     /// Writes `table` as 12-bit values (`out 4096`), blue fastest, clamped to 0...1.
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
         let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
@@ -29,14 +23,9 @@ public struct PandoraFormat: LUTFileFormat {
         try writer.append("channel 3d\nin \(n * n * n)\nout 4096\nformat lut\nvalues red green blue\n")
         var index = 0
         func code(_ value: Float) -> Int { Int((min(max(value, 0), 1) * 4095).rounded()) }
-        for r in 0..<n {
-            for g in 0..<n {
-                for b in 0..<n {
-                    let entry = table.entry(at: ColorCube.redFastestIndex(r: r, g: g, b: b, size: n))
-                    try writer.append("\(index) \(code(entry.x)) \(code(entry.y)) \(code(entry.z))\n")
-                    index += 1
-                }
-            }
+        try table.forEachNodeBlueFastest { _, _, _, entry in
+            try writer.append("\(index) \(code(entry.x)) \(code(entry.y)) \(code(entry.z))\n")
+            index += 1
         }
         try writer.close()
     }

@@ -3,9 +3,11 @@ import ColorCubeTransform
 
 /// One LUT file format: how to recognise it, read it and write it, and what it can hold.
 ///
-/// Every format colorcube knows is one conforming type in this folder and one entry in
-/// `LUTFormats.all`; `LUTReader`, `LUTWriter` and the commands' help texts ask the table. A new
-/// format is a new conforming type and one more line in the table.
+/// Every format colorcube knows is one conforming type and one entry in a table: formats that need
+/// nothing but Swift live in this module's `Formats` folder and `LUTFormats.portable`; those that
+/// need the image codecs or Little CMS in ColorCubeConverter's, listed in its `LUTFormats.all`.
+/// `LUTReader`, `LUTWriter` and the commands' help texts ask the tables. A new format is a new
+/// conforming type and one more line in the table of its module.
 public protocol LUTFileFormat: Sendable {
     /// The name `convert --format` takes and messages use: "raw", "cube", "3dl", "png", "icc".
     var name: String { get }
@@ -75,26 +77,23 @@ extension LUTFileFormat {
     public func holdsExactly(_ transform: Transform) -> Bool { holdsChains }
     public var readsImages: Bool { false }
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
-        throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds one plain cube, not a chain")
+        throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "one plain cube", given: "a chain")
     }
 
     /// Checks, before any file is created, that this format can hold a cube of `size` at
     /// `bitDepth` (nil: the default).
-    /// - Throws: `ConversionError.unsupportedOutput` for a bit depth the format does not have,
-    ///   `ConversionError.unsupportedSize` (whose remedy is resampling) for a size it cannot hold;
-    ///   both name `path`.
+    /// - Throws: `ConversionError.bitDepth` for a bit depth the format does not have,
+    ///   `.unsupportedSize` (whose remedy is resampling) for a size it cannot hold, `.readOnly` for
+    ///   a format that holds no cube at all; each names `path`.
     public func validate(size: Int, bitDepth: Int?, path: String) throws(ConversionError) {
         if let bitDepth, !bitDepths.contains(bitDepth) {
-            let reason = bitDepths.isEmpty
-                ? "\(noun) has no choice of bit depth"
-                : "\(noun) holds \(LUTFormats.list(bitDepths.map(String.init), joinedBy: "or")) bits per value, not \(bitDepth)"
-            throw .unsupportedOutput(path: path, reason: reason)
+            throw .bitDepth(BitDepthError(path: path, format: noun, asked: bitDepth, allowed: bitDepths))
         }
         if !canHold(size: size) {
             // A format that holds no cube at all (a 1D table, a matrix) is read only: resampling
             // would not help.
             if largestSize == nil, !ColorCube.sizeRange.contains(where: canHold) {
-                throw .unsupportedOutput(path: path, reason: "\(noun) holds \(sizeDescription), not a cube; colorcube reads it but does not write it")
+                throw .readOnly(path: path, format: noun, holds: sizeDescription)
             }
             throw .unsupportedSize(path: path, size: size, format: noun, sizes: sizeDescription, largestSize: largestSize)
         }

@@ -12,7 +12,7 @@ import ColorCubeTransform
 /// lattice, so a file's identity transform reads inputs scaled by n. The fourth column and row
 /// act only on alpha in OpenColorIO (an RGB image's alpha is 0 there), so they are read and left
 /// out: a look carries no alpha.
-public struct NukeVFFormat: LUTFileFormat {
+public struct NukeVFFormat: TextTransformFormat {
     public init() {}
 
     public var name: String { "vf" }
@@ -23,25 +23,14 @@ public struct NukeVFFormat: LUTFileFormat {
     /// Text starting with `#Inventor`.
     public func sniff(_ head: [UInt8]) -> Bool { TextLUTParsing.head(head, startsWith: "#Inventor") }
 
-    public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
-            try Self.parse(bytes, path: path)
-        }, format: self)
-    }
-
     /// Writes `table` as a .vf without a global transform: the header, `grid_size`, `data`, then
     /// the lattice with blue fastest.
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
         let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
         let n = table.size
         try writer.append("#Inventor V2.1 ascii\ngrid_size \(n) \(n) \(n)\ndata\n")
-        for r in 0..<n {
-            for g in 0..<n {
-                for b in 0..<n {
-                    let entry = table.entry(at: ColorCube.redFastestIndex(r: r, g: g, b: b, size: n))
-                    try writer.appendFixedLine(entry.x, entry.y, entry.z)
-                }
-            }
+        try table.forEachNodeBlueFastest { _, _, _, entry in
+            try writer.appendFixedLine(entry.x, entry.y, entry.z)
         }
         try writer.close()
     }

@@ -1,7 +1,7 @@
 import ColorCubeCore
 import ColorCubeTransform
 
-/// Writes a look in any format of `LUTFormats.all`, atomically (temporary file, then rename).
+/// Writes a look in any `LUTFileFormat`, atomically (temporary file, then rename).
 public enum LUTWriter {
     /// Format-specific choices; each applies only to the formats that have them.
     public struct Options: Sendable, Equatable {

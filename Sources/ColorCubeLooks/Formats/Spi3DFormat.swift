@@ -7,7 +7,7 @@ import ColorCubeTransform
 /// (usually "3 3"), a third line with the lattice size three times ("33 33 33"); then one line
 /// per node: its red, green and blue indices and its output "ri gi bi r g b". Nodes may come in
 /// any order (writers put blue fastest), each exactly once. Read as one 3D LUT over 0...1.
-public struct Spi3DFormat: LUTFileFormat {
+public struct Spi3DFormat: TextTransformFormat {
     public init() {}
 
     public var name: String { "spi3d" }
@@ -18,26 +18,15 @@ public struct Spi3DFormat: LUTFileFormat {
     /// Text starting with `SPILUT`.
     public func sniff(_ head: [UInt8]) -> Bool { TextLUTParsing.head(head, startsWith: "SPILUT") }
 
-    public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
-            try Self.parse(bytes, path: path)
-        }, format: self)
-    }
-
     /// Writes `table` as .spi3d: `SPILUT 1.0`, `3 3`, the size three times, then one line per
     /// node with blue fastest, "ri gi bi r g b", values with `CubeTextFormat.decimals` decimals.
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
         let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
         let n = table.size
         try writer.append("SPILUT 1.0\n3 3\n\(n) \(n) \(n)\n")
-        for r in 0..<n {
-            for g in 0..<n {
-                for b in 0..<n {
-                    let entry = table.entry(at: ColorCube.redFastestIndex(r: r, g: g, b: b, size: n))
-                    try writer.append("\(r) \(g) \(b) ")
-                    try writer.appendFixedLine(entry.x, entry.y, entry.z)
-                }
-            }
+        try table.forEachNodeBlueFastest { r, g, b, entry in
+            try writer.append("\(r) \(g) \(b) ")
+            try writer.appendFixedLine(entry.x, entry.y, entry.z)
         }
         try writer.close()
     }

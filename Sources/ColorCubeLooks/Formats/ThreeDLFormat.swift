@@ -101,12 +101,11 @@ public struct ThreeDLFormat: LUTFileFormat {
     /// shaper line, N values round(i * 1023 / (N - 1)); then N^3 lines "r g b", blue fastest, each
     /// value rounded to 0...2^bitDepth - 1 (values outside 0...1 clamp, NaN is written as 0);
     /// with the header, Lustre's closing `LUT8` / `gamma 1.0` lines. Alpha is not written.
-    /// - Throws: `LUTFileError.unsupported` when `bitDepth` is not 10, 12 or 16; `FileError` when
+    /// - Throws: `BitDepthError` when `bitDepth` is not 10, 12 or 16; `FileError` when
     ///   the file cannot be created or written.
     public static func write(_ table: some CubeTable, bitDepth: Int = 12, to path: String, displayPath: String? = nil) throws {
         guard outputBitDepths.contains(bitDepth) else {
-            throw LUTFileError.unsupported(path: displayPath ?? path,
-                                           reason: ".3dl output bit depth \(bitDepth) is not one of 10, 12 or 16")
+            throw BitDepthError(path: displayPath ?? path, format: Self().noun, asked: bitDepth, allowed: outputBitDepths)
         }
         let size = table.size
         let scale = Double((1 << bitDepth) - 1)
@@ -198,7 +197,7 @@ public struct ThreeDLFormat: LUTFileFormat {
                     continue
                 default:
                     throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.string(first)); "
-                        + "a .3dl holds only 3DMESH, Mesh, LUT8 and gamma lines besides its numbers")
+                        + "a .3dl holds only 3DMESH, Mesh, LUT8, LUT10, LUT12, LUT16 and gamma lines besides its numbers")
                 }
             }
             let isFirstNumberLine = shaper == nil && firstLine == nil && codes.isEmpty

@@ -1,7 +1,7 @@
 import ColorCubeCore
 
-/// Errors in turning a reference image into a cube or a cube into a file; each names the file.
-public enum ConversionError: ColorCubeError, Equatable {
+/// Errors in reading an image LUT (a Hald, tile or strip PNG) into a cube; each names the file.
+public enum ImageLUTError: ColorCubeError, Equatable {
     /// The image has the size of no image LUT: of the `layout` asked for, or (nil) of any layout.
     /// `expected` is the layout of the cube size the caller expected, when one was.
     case wrongDimensions(path: String, width: Int, height: Int, layout: ImageLUTLayout.Kind?, expected: ImageLUTLayout?)
@@ -10,16 +10,10 @@ public enum ConversionError: ColorCubeError, Equatable {
     case sizeMismatch(path: String, width: Int, height: Int, foundSize: Int, expectedSize: Int, expected: ImageLUTLayout?)
     /// Some pixels are not opaque and premultiplying was not asked for.
     case transparentPixels(path: String, count: Int)
-    /// A format that cannot be written for this cube (a bit depth it lacks, a library failure).
-    case unsupportedOutput(path: String, reason: String)
-    /// A lattice size the output format cannot hold; `format` is the format's noun ("a Hald
-    /// PNG"), `sizes` the sizes it holds in words, `largestSize` as `LUTFileFormat.largestSize`.
-    case unsupportedSize(path: String, size: Int, format: String, sizes: String, largestSize: Int?)
 
     public var path: String? {
         switch self {
-        case .wrongDimensions(let path, _, _, _, _), .sizeMismatch(let path, _, _, _, _, _),
-             .transparentPixels(let path, _), .unsupportedOutput(let path, _), .unsupportedSize(let path, _, _, _, _):
+        case .wrongDimensions(let path, _, _, _, _), .sizeMismatch(let path, _, _, _, _, _), .transparentPixels(let path, _):
             path
         }
     }
@@ -28,8 +22,7 @@ public enum ConversionError: ColorCubeError, Equatable {
         switch self {
         case .sizeMismatch(_, _, _, let found, _, _): .chooseSize(foundSize: found)
         case .transparentPixels: .premultiplyAlpha
-        case .unsupportedSize(_, _, _, _, let largest): .resample(largestSize: largest)
-        case .wrongDimensions, .unsupportedOutput: nil
+        case .wrongDimensions: nil
         }
     }
 
@@ -58,10 +51,6 @@ public enum ConversionError: ColorCubeError, Equatable {
         case .transparentPixels(let path, let count):
             return "\(path) has \(count) pixel\(count == 1 ? "" : "s") that are not fully opaque; flatten the "
                 + "image before saving"
-        case .unsupportedOutput(let path, let reason):
-            return "cannot write \(path): \(reason)"
-        case .unsupportedSize(let path, let size, let format, let sizes, _):
-            return "cannot write \(path): a \(size)-cube cannot be stored as \(format) (sizes \(sizes))"
         }
     }
 }

@@ -51,7 +51,7 @@ public struct Discreet1DLFormat: LUTFileFormat {
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
-        throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D table, not a cube")
+        throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "a 1D table", given: "a cube")
     }
 
     /// Parses Discreet 1D LUT text; `path` names the file in errors; `fileName` (without folder)

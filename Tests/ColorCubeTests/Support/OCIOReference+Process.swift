@@ -2,12 +2,10 @@ import ColorCubeImaging
 import ColorCubeTransform
 import Foundation
 
-/// OpenColorIO's `ocioconvert` as the reference for look formats: the same image through OCIO
-/// and through a transform, compared code by code. Tests using it skip when it is not installed.
-enum OCIOProcessReference {
-    static let ocioconvert: String? = ["/usr/bin/ocioconvert", "/usr/local/bin/ocioconvert", "/opt/homebrew/bin/ocioconvert"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
+/// OpenColorIO's `ocioconvert` as the reference for look formats read as transforms: a grid image
+/// through OCIO and through a transform, compared code by code (exact equality, with the worst
+/// sample named), and collections baked by `ociobakelut --cccid`.
+extension OCIOReference {
     /// How far OCIO's image is from ours: the largest difference in code values and the share of
     /// samples that are equal.
     struct Comparison: CustomStringConvertible {
@@ -62,9 +60,6 @@ enum OCIOProcessReference {
         return Comparison(largest: largest, exactShare: Double(exact) / Double(64 * 64 * 3), worst: worst)
     }
 
-    static let ociobakelut: String? = ["/usr/bin/ociobakelut", "/usr/local/bin/ociobakelut", "/opt/homebrew/bin/ociobakelut"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
-
     /// The largest difference between `ociobakelut --cccid ID --lut lut` baked to an
     /// `size`-cube and `transform` at the same nodes (for collections, which ocioconvert cannot
     /// choose from); nil without ociobakelut or when it failed.
@@ -93,16 +88,5 @@ enum OCIOProcessReference {
         let input = folder.file("refusal-grid.png")
         if !FileManager.default.fileExists(atPath: input) { try PNGFile.write(gridImage(sixteenBits: false), to: input) }
         return try run(ocioconvert, ["--lut", lut, input, folder.file("refusal-out.png")]) != 0
-    }
-
-    private static func run(_ executable: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
     }
 }

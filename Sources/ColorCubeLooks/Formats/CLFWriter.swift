@@ -14,7 +14,7 @@ import ColorCubeTransform
 /// Numbers are written in Swift's shortest round-trip form (Float for 3D tables, which are
 /// Float32, Double elsewhere), so reading the file back gives the same values.
 enum CLFWriter {
-    /// - Throws: `LUTFileError.unsupported` for an operation CLF cannot hold, `FileError` when
+    /// - Throws: `LUTFileError.cannotHold` for an operation CLF cannot hold, `FileError` when
     ///   the file cannot be written.
     static func write(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -79,7 +79,8 @@ enum CLFWriter {
             }
             return text + "    </Exponent>\n"
         default:
-            throw LUTFileError.unsupported(path: path, reason: "a CLF file cannot hold this operation: \(operation.description)")
+            throw LUTFileError.cannotHold(path: path, format: "a CLF file", holds: "LUTs, matrices, ranges, ASC CDLs, logs and exponents",
+                                          given: operation.description)
         }
     }
 

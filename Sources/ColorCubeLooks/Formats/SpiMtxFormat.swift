@@ -6,7 +6,7 @@ import ColorCubeTransform
 /// Twelve numbers, in any line layout: three rows of "m0 m1 m2 offset". The offsets are in
 /// 16-bit code values: each is divided by 65535. Read as one matrix with offsets,
 /// out = M * in + offset / 65535.
-public struct SpiMtxFormat: LUTFileFormat {
+public struct SpiMtxFormat: TextTransformFormat {
     public init() {}
 
     public var name: String { "spimtx" }
@@ -17,14 +17,8 @@ public struct SpiMtxFormat: LUTFileFormat {
     public var sizeDescription: String { "a matrix" }
     public func canHold(size: Int) -> Bool { false }
 
-    public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
-            try Self.parse(bytes, path: path)
-        }, format: self)
-    }
-
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
-        throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a matrix, not a cube")
+        throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "a matrix", given: "a cube")
     }
 
     /// Parses .spimtx text; `path` names the file in errors.

@@ -80,11 +80,11 @@ public struct CinespaceFormat: LUTFileFormat {
 
     /// Writes a chain `holdsExactly` accepts; any other look is baked into a plain 3D table by
     /// `LUTWriter` before it gets here.
-    /// - Throws: `LUTFileError.unsupported` for another chain, `FileError` when the file cannot
+    /// - Throws: `LUTFileError.cannotHold` for another chain, `FileError` when the file cannot
     ///   be written.
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         guard holdsExactly(transform) else {
-            throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D and a 3D LUT, not \(transform)")
+            throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "a 1D and a 3D LUT", given: "\(transform)")
         }
         try writeFile(transform.operations, to: path, displayPath: displayPath, title: title)
     }

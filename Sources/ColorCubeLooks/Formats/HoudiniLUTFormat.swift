@@ -11,7 +11,7 @@ import ColorCubeTransform
 /// `From`), `Pre { ... }` (type 3D+1D: the pre-LUT, over `From`) and the lattice, `{ ... }` or
 /// `3D { ... }` (n^3 lines "r g b", red fastest, over 0...1). `To`, `Black` and `White` are read
 /// and not applied, as in OpenColorIO.
-public struct HoudiniLUTFormat: LUTFileFormat {
+public struct HoudiniLUTFormat: TextTransformFormat {
     public init() {}
 
     public var name: String { "houdini" }
@@ -21,12 +21,6 @@ public struct HoudiniLUTFormat: LUTFileFormat {
 
     /// Text whose first word is `Version` (Discreet 1D LUTs start with `LUT:` or a number).
     public func sniff(_ head: [UInt8]) -> Bool { TextLUTParsing.head(head, startsWith: "Version") }
-
-    public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
-            try Self.parse(bytes, path: path)
-        }, format: self)
-    }
 
     /// Writes `table` as a type 3D Houdini LUT: the header, then `LUT:` and the lattice in
     /// `3D { }`, red fastest.
