@@ -98,17 +98,22 @@ struct VideoCommandTests {
 
     /// The means of each 8x8 block of each channel of rgb24 frames `width` wide.
     static func blockMeans(_ data: Data, width: Int, height: Int) -> [Double] {
-        let frameBytes = width * height * 3
+        blockMeans(samples8(data), width: width, height: height)
+    }
+
+    /// The means of each 8x8 block of each channel of RGB frames `width` wide, given as samples.
+    static func blockMeans(_ data: [Double], width: Int, height: Int) -> [Double] {
+        let frameSamples = width * height * 3
         var means: [Double] = []
-        for frame in stride(from: 0, to: data.count - frameBytes + 1, by: frameBytes) {
+        for frame in stride(from: 0, to: data.count - frameSamples + 1, by: frameSamples) {
             for by in stride(from: 0, to: height - 7, by: 8) {
                 for bx in stride(from: 0, to: width - 7, by: 8) {
                     for channel in 0..<3 {
-                        var sum = 0
+                        var sum = 0.0
                         for y in by..<(by + 8) {
-                            for x in bx..<(bx + 8) { sum += Int(data[frame + (y * width + x) * 3 + channel]) }
+                            for x in bx..<(bx + 8) { sum += data[frame + (y * width + x) * 3 + channel] }
                         }
-                        means.append(Double(sum) / 64)
+                        means.append(sum / 64)
                     }
                 }
             }
@@ -124,9 +129,8 @@ struct VideoCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let before = try Self.decode(source, matrix: "bt709"), after = try Self.decode(graded, matrix: "bt709")
         let db = try Self.psnr(Self.samples8(before), Self.samples8(after), peak: 255)
+        // Saturated 8-bit 4:2:0 goes through FFmpeg's scaler, which clips colours outside the cube.
         #expect(db >= 45, "PSNR \(db) dB")
-        #expect(try Self.decodeYCbCr(source, pixelFormat: "yuv420p") == Self.decodeYCbCr(graded, pixelFormat: "yuv420p"),
-                "the identity look changed some YCbCr codes")
         let sourceStreams = try Self.streams(source), gradedStreams = try Self.streams(graded)
         try #require(sourceStreams.count == 2 && gradedStreams.count == 2, "\(gradedStreams)")
         #expect(gradedStreams[1]["codec_type"] == "audio" && gradedStreams[1]["codec_name"] == sourceStreams[1]["codec_name"])
@@ -200,6 +204,25 @@ struct VideoCommandTests {
         let expected = Self.blockMeans(reference.stdout, width: dimensions[0], height: dimensions[1])
         let db = try Self.psnr(ours, expected, peak: 255)
         #expect(db >= 40, "block-mean PSNR \(db) dB")
+    }
+
+    /// The same for a 10-bit clip, which colorcube converts itself (`YCbCrFrameGrader`), at 16 bits:
+    /// colours outside the cube must not show through where the look moves the cube's faces.
+    @Test func realLookOnATenBitClipMatchesTheLookAppliedToCorrectlyDecodedFrames() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("ten.mkv"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "320x240", frames: 3, pixelFormat: "yuv420p10le", matrix: "bt709")
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try Self.decode(source, matrix: "bt709", pixelFormat: "rgb48le")
+        try frames.write(to: URL(fileURLWithPath: scratch.file("frames.rgb")))
+        let reference = try CommandRunner.run(["apply", Self.realLook, "--raw", "320x240", "--pixel-format", "rgb48le",
+                                               "-i", scratch.file("frames.rgb")])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let ours = Self.blockMeans(Self.samples16(try Self.decode(graded, matrix: "bt709", pixelFormat: "rgb48le")), width: 320, height: 240)
+        let expected = Self.blockMeans(Self.samples16(reference.stdout), width: 320, height: 240)
+        let db = try Self.psnr(ours, expected, peak: 65535)
+        #expect(db >= 40, "block-mean PSNR \(db) dB at 16 bits")
     }
 
     @Test func badClipsFailOneLineEachAndTheRestOfTheFolderIsGraded() throws {

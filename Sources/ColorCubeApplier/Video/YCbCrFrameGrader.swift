@@ -48,7 +48,7 @@ public struct YCbCrFrameGrader: Sendable {
 
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
     /// when the face moves by 1/32 of the range (8 codes at 8 bits) or more.
-    static let faceRamp: SIMD3<Float> = SIMD3(repeating: 32)
+    static let faceRamp: Float = 32
 
     /// Kr and Kb of a matrix as FFmpeg's scaler names it.
     public static func coefficients(_ matrix: String) -> (Float, Float)? {
@@ -110,17 +110,26 @@ public struct YCbCrFrameGrader: Sendable {
             for x in 0..<width {
                 let chroma = x >> shiftX
                 let rgb = c.rgb(luma: luma[row * width + x], blue: blue[chroma], red: red[chroma])
-                let clamped = simd_clamp(rgb) * engineMax + 0.5
                 let target = scratch + (row * width + x) * 3
-                target[0] = Sample(clamped.x)
-                target[1] = Sample(clamped.y)
-                target[2] = Sample(clamped.z)
+                target[0] = sample(unit(rgb.x) * engineMax + 0.5)
+                target[1] = sample(unit(rgb.y) * engineMax + 0.5)
+                target[2] = sample(unit(rgb.z) * engineMax + 0.5)
             }
         }
         engine.apply(scratch, rows * width, parallel: false)
 
-        // The look's change added to the unclamped colours, then back to YCbCr.
+        // The look's change added to the unclamped colours, then back to YCbCr. Scalar per
+        // channel: SIMD masks and rounding calls cost more than the arithmetic here.
         let inverseMax = 1 / engineMax
+        @inline(__always)
+        func graded(_ value: Float, _ looked: Sample) -> Float {
+            let clamped = unit(value)
+            let change = (float(looked) - float(sample(clamped * engineMax + 0.5) as Sample)) * inverseMax
+            // The excursion beyond the cube is kept in full where the look leaves the face it
+            // crossed, and fades out as the look moves that face inward.
+            let kept = max(0, 1 - Self.faceRamp * abs(change))
+            return clamped + change + (value - clamped) * kept
+        }
         for chroma in 0..<chromaWidth {
             let firstColumn = chroma << shiftX, columns = min(width, (chroma + 1) << shiftX) - firstColumn
             let blueCode = blue[chroma], redCode = red[chroma]
@@ -129,16 +138,9 @@ public struct YCbCrFrameGrader: Sendable {
                 for x in firstColumn..<(firstColumn + columns) {
                     let index = row * width + x
                     let rgb = c.rgb(luma: luma[index], blue: blueCode, red: redCode)
-                    let clamped = simd_clamp(rgb)
-                    let rounded = (clamped * engineMax + 0.5).rounded(.down)
                     let looked = scratch + index * 3
-                    let change = (SIMD3(Float(looked[0]), Float(looked[1]), Float(looked[2])) - rounded) * inverseMax
-                    // The excursion beyond the cube is kept in full where the look leaves the
-                    // face it crossed, and fades out as the look moves that face inward.
-                    let distance = change.replacing(with: -change, where: change .< .zero)
-                    let kept = (1 - Self.faceRamp * distance).clamped(lowerBound: .zero, upperBound: .one)
-                    let graded = clamped + change + (rgb - clamped) * kept
-                    let (y, difference) = c.ycbcr(graded)
+                    let out = SIMD3(graded(rgb.x, looked[0]), graded(rgb.y, looked[1]), graded(rgb.z, looked[2]))
+                    let (y, difference) = c.ycbcr(out)
                     luma[index] = c.lumaCode(y)
                     sum += difference
                 }
@@ -154,9 +156,11 @@ public struct YCbCrFrameGrader: Sendable {
         let kr: Float, kg: Float, kb: Float
         /// R = Y + redToRed Cr; B = Y + blueToBlue Cb; G = Y - redToGreen Cr - blueToGreen Cb.
         let redToRed: Float, blueToBlue: Float, redToGreen: Float, blueToGreen: Float
+        let inverseRedToRed: Float, inverseBlueToBlue: Float
         /// Code = offset + unit * value (luma 0...1, chroma -0.5...0.5).
         let lumaOffset: Float, lumaUnit: Float, chromaOffset: Float, chromaUnit: Float
         let codeMax: Float
+        let inverseLumaUnit: Float, inverseChromaUnit: Float
 
         init(kr: Float, kb: Float, bitDepth: Int, fullRange: Bool) {
             self.kr = kr
@@ -166,6 +170,8 @@ public struct YCbCrFrameGrader: Sendable {
             blueToBlue = 2 * (1 - kb)
             redToGreen = 2 * kr * (1 - kr) / kg
             blueToGreen = 2 * kb * (1 - kb) / kg
+            inverseRedToRed = 1 / redToRed
+            inverseBlueToBlue = 1 / blueToBlue
             let step = Float(1 << (bitDepth - 8))
             codeMax = Float((1 << bitDepth) - 1)
             if fullRange {
@@ -179,13 +185,15 @@ public struct YCbCrFrameGrader: Sendable {
                 chromaOffset = 128 * step
                 chromaUnit = 224 * step
             }
+            inverseLumaUnit = 1 / lumaUnit
+            inverseChromaUnit = 1 / chromaUnit
         }
 
         @inline(__always)
         func rgb<Sample: FixedWidthInteger & UnsignedInteger>(luma: Sample, blue: Sample, red: Sample) -> SIMD3<Float> {
-            let y = (Float(Sample(littleEndian: luma)) - lumaOffset) / lumaUnit
-            let cb = (Float(Sample(littleEndian: blue)) - chromaOffset) / chromaUnit
-            let cr = (Float(Sample(littleEndian: red)) - chromaOffset) / chromaUnit
+            let y = (float(Sample(littleEndian: luma)) - lumaOffset) * inverseLumaUnit
+            let cb = (float(Sample(littleEndian: blue)) - chromaOffset) * inverseChromaUnit
+            let cr = (float(Sample(littleEndian: red)) - chromaOffset) * inverseChromaUnit
             return SIMD3(y + redToRed * cr, y - redToGreen * cr - blueToGreen * cb, y + blueToBlue * cb)
         }
 
@@ -193,7 +201,7 @@ public struct YCbCrFrameGrader: Sendable {
         @inline(__always)
         func ycbcr(_ rgb: SIMD3<Float>) -> (Float, SIMD2<Float>) {
             let y = kr * rgb.x + kg * rgb.y + kb * rgb.z
-            return (y, SIMD2((rgb.z - y) / blueToBlue, (rgb.x - y) / redToRed))
+            return (y, SIMD2((rgb.z - y) * inverseBlueToBlue, (rgb.x - y) * inverseRedToRed))
         }
 
         @inline(__always)
@@ -210,18 +218,27 @@ public struct YCbCrFrameGrader: Sendable {
         @inline(__always)
         private func code<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
             let clamped = value >= 0 ? min(value, codeMax) : 0
-            return Sample(clamped + 0.5).littleEndian
+            return (sample(clamped + 0.5) as Sample).littleEndian
         }
     }
 }
 
-/// Each channel clamped to [0, 1], NaN to 0.
+/// A code as Float. Through UInt32: the generic conversion from any integer is a slow call.
 @inline(__always)
-private func simd_clamp(_ value: SIMD3<Float>) -> SIMD3<Float> {
-    let zero = SIMD3<Float>.zero, one = SIMD3<Float>(repeating: 1)
-    var result = value.replacing(with: zero, where: .!(value .>= zero))
-    result = result.replacing(with: one, where: result .> one)
-    return result
+private func float<Sample: FixedWidthInteger & UnsignedInteger>(_ code: Sample) -> Float {
+    Float(UInt32(truncatingIfNeeded: code))
+}
+
+/// A value in [0, Sample.max + 1) truncated to a code, through UInt32 for the same reason.
+@inline(__always)
+private func sample<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
+    Sample(truncatingIfNeeded: UInt32(value))
+}
+
+/// Clamped to [0, 1] (values come from integer codes: never NaN).
+@inline(__always)
+private func unit(_ value: Float) -> Float {
+    min(max(value, 0), 1)
 }
 
 private extension LUTEngine {
