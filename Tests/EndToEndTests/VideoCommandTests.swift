@@ -12,15 +12,16 @@ struct VideoCommandTests {
 
     /// Makes a test clip: `testsrc2` of `size`, `frames` frames at 25 fps, encoded by `codec`
     /// in `pixelFormat`, tagged with `matrix` (primaries and transfer to match) and limited range;
-    /// with a sine tone when `audio`.
+    /// with a sine tone when `audio`; x264's fastest preset when `fast`.
     static func makeClip(_ path: String, size: String, frames: Int = 8, pixelFormat: String = "yuv420p",
-                         matrix: String, codec: String = "libx264", audio: Bool = false, filter: String = "") throws {
-        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25" + filter]
+                         matrix: String, codec: String = "libx264", audio: Bool = false, fast: Bool = false) throws {
+        var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25"]
         if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"] }
         let primaries = matrix == "bt709" ? "bt709" : "smpte170m"
         arguments += ["-frames:v", String(frames), "-pix_fmt", pixelFormat, "-c:v", codec, "-crf", "12",
                       "-colorspace", matrix, "-color_primaries", primaries, "-color_trc", primaries == "bt709" ? "bt709" : "smpte170m",
                       "-color_range", "tv"]
+        if fast { arguments += ["-preset", "ultrafast"] }
         if audio { arguments += ["-c:a", "aac", "-t", String(Double(frames) / 25)] }
         arguments.append(path)
         let result = try ExternalTool.run("ffmpeg", arguments)
@@ -30,10 +31,15 @@ struct VideoCommandTests {
     /// All frames of `path`'s video, decoded to `pixelFormat` (rgb24 or rgb48le) with `matrix` and
     /// limited range by FFmpeg's default scaler: what a player shows.
     static func decode(_ path: String, matrix: String, pixelFormat: String = "rgb24") throws -> Data {
+        try decode(path, filter: "scale=in_color_matrix=\(matrix):in_range=tv,format=\(pixelFormat)")
+    }
+
+    /// All frames of `path`'s video through the filter graph `filter`, as raw video.
+    static func decode(_ path: String, filter: String) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffmpeg")))
         process.arguments = ["-v", "error", "-i", path, "-map", "0:v:0", "-fps_mode", "passthrough",
-                             "-vf", "scale=in_color_matrix=\(matrix):in_range=tv,format=\(pixelFormat)",
+                             "-vf", filter,
                              "-f", "rawvideo", "-"]
         let output = Pipe()
         process.standardOutput = output
@@ -43,6 +49,11 @@ struct VideoCommandTests {
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "ffmpeg could not decode \(path)")
         return data
+    }
+
+    /// All frames of `path`'s video in its own YCbCr codes (`pixelFormat`), unconverted.
+    static func decodeYCbCr(_ path: String, pixelFormat: String) throws -> Data {
+        try decode(path, filter: "format=\(pixelFormat)")
     }
 
     /// ffprobe's `stream=KEYS` for every stream, one dictionary a stream.
@@ -87,17 +98,22 @@ struct VideoCommandTests {
 
     /// The means of each 8x8 block of each channel of rgb24 frames `width` wide.
     static func blockMeans(_ data: Data, width: Int, height: Int) -> [Double] {
-        let frameBytes = width * height * 3
+        blockMeans(samples8(data), width: width, height: height)
+    }
+
+    /// The means of each 8x8 block of each channel of RGB frames `width` wide, given as samples.
+    static func blockMeans(_ data: [Double], width: Int, height: Int) -> [Double] {
+        let frameSamples = width * height * 3
         var means: [Double] = []
-        for frame in stride(from: 0, to: data.count - frameBytes + 1, by: frameBytes) {
+        for frame in stride(from: 0, to: data.count - frameSamples + 1, by: frameSamples) {
             for by in stride(from: 0, to: height - 7, by: 8) {
                 for bx in stride(from: 0, to: width - 7, by: 8) {
                     for channel in 0..<3 {
-                        var sum = 0
+                        var sum = 0.0
                         for y in by..<(by + 8) {
-                            for x in bx..<(bx + 8) { sum += Int(data[frame + (y * width + x) * 3 + channel]) }
+                            for x in bx..<(bx + 8) { sum += data[frame + (y * width + x) * 3 + channel] }
                         }
-                        means.append(Double(sum) / 64)
+                        means.append(sum / 64)
                     }
                 }
             }
@@ -113,6 +129,7 @@ struct VideoCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let before = try Self.decode(source, matrix: "bt709"), after = try Self.decode(graded, matrix: "bt709")
         let db = try Self.psnr(Self.samples8(before), Self.samples8(after), peak: 255)
+        // Saturated 8-bit 4:2:0 goes through FFmpeg's scaler, which clips colours outside the cube.
         #expect(db >= 45, "PSNR \(db) dB")
         let sourceStreams = try Self.streams(source), gradedStreams = try Self.streams(graded)
         try #require(sourceStreams.count == 2 && gradedStreams.count == 2, "\(gradedStreams)")
@@ -136,21 +153,21 @@ struct VideoCommandTests {
         #expect(try Self.streams(graded)[0]["color_space"] == "smpte170m")
     }
 
-    /// 10-bit 4:2:0 at 16 bits. The test source's saturated edges, once chroma is shared by
-    /// pixels of different brightness, make colours outside RGB's cube, which any RGB look
-    /// clips (45 dB on plain testsrc2); within the cube the round trip is exact to 55 dB and far
-    /// beyond, which a test source at 40 % saturation and 70 % contrast shows.
+    /// 10-bit 4:2:0 at 16 bits, the plain (saturated) test source: its edges share chroma
+    /// between pixels of different brightness and decode to colours outside the RGB cube, which
+    /// colorcube keeps, so the frames come back exactly (FFmpeg's scaler clipped them: 45 dB).
     @Test func tenBitClipIsGradedAtSixteenBitsAndStaysTenBit() throws {
         let scratch = try Scratch()
         let source = scratch.file("ten.mkv"), graded = scratch.file("graded.mkv")
-        try Self.makeClip(source, size: "320x240", pixelFormat: "yuv420p10le", matrix: "bt709",
-                          filter: ",hue=s=0.4,eq=contrast=0.7")
+        try Self.makeClip(source, size: "320x240", frames: 4, pixelFormat: "yuv420p10le", matrix: "bt709")
         let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try Self.streams(graded)[0]["pix_fmt"] == "yuv420p10le")
         let db = try Self.psnr(Self.samples16(try Self.decode(source, matrix: "bt709", pixelFormat: "rgb48le")),
                                Self.samples16(try Self.decode(graded, matrix: "bt709", pixelFormat: "rgb48le")), peak: 65535)
         #expect(db >= 55, "PSNR \(db) dB at 16 bits")
+        #expect(try Self.decodeYCbCr(source, pixelFormat: "yuv420p10le") == Self.decodeYCbCr(graded, pixelFormat: "yuv420p10le"),
+                "the identity look changed some YCbCr codes")
     }
 
     /// 10-bit 4:4:4, full saturation: no chroma is shared, nothing leaves the cube.
@@ -187,6 +204,25 @@ struct VideoCommandTests {
         let expected = Self.blockMeans(reference.stdout, width: dimensions[0], height: dimensions[1])
         let db = try Self.psnr(ours, expected, peak: 255)
         #expect(db >= 40, "block-mean PSNR \(db) dB")
+    }
+
+    /// The same for a 10-bit clip, which colorcube converts itself (`YCbCrFrameGrader`), at 16 bits:
+    /// colours outside the cube must not show through where the look moves the cube's faces.
+    @Test func realLookOnATenBitClipMatchesTheLookAppliedToCorrectlyDecodedFrames() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("ten.mkv"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "320x240", frames: 3, pixelFormat: "yuv420p10le", matrix: "bt709")
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try Self.decode(source, matrix: "bt709", pixelFormat: "rgb48le")
+        try frames.write(to: URL(fileURLWithPath: scratch.file("frames.rgb")))
+        let reference = try CommandRunner.run(["apply", Self.realLook, "--raw", "320x240", "--pixel-format", "rgb48le",
+                                               "-i", scratch.file("frames.rgb")])
+        #expect(reference.status == 0, "\(reference.stderr)")
+        let ours = Self.blockMeans(Self.samples16(try Self.decode(graded, matrix: "bt709", pixelFormat: "rgb48le")), width: 320, height: 240)
+        let expected = Self.blockMeans(Self.samples16(reference.stdout), width: 320, height: 240)
+        let db = try Self.psnr(ours, expected, peak: 65535)
+        #expect(db >= 40, "block-mean PSNR \(db) dB at 16 bits")
     }
 
     @Test func badClipsFailOneLineEachAndTheRestOfTheFolderIsGraded() throws {

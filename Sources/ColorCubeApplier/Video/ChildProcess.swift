@@ -68,8 +68,11 @@ final class ChildProcess: Sendable {
         // The child list is locked across the spawn, so an interrupt cannot fall between the
         // child's birth and its listing.
         let status = Self.running.withLock { running in
+            // Once the children have been ended for an exit, none is started any more: it
+            // would outlive colorcube.
+            guard !running.stopped else { return ECANCELED }
             let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-            if status == 0 { running.insert(pid) }
+            if status == 0 { running.pids.insert(pid) }
             return status
         }
         guard status == 0 else {
@@ -90,7 +93,7 @@ final class ChildProcess: Sendable {
         while waitpid(pid, &status, 0) < 0 {
             guard errno == EINTR else { break }
         }
-        Self.running.withLock { _ = $0.remove(pid) }
+        Self.running.withLock { _ = $0.pids.remove(pid) }
         let signal = status & 0x7F
         return signal == 0 ? (status >> 8) & 0xFF : 128 + signal
     }
@@ -136,18 +139,25 @@ final class ChildProcess: Sendable {
     }
 
     /// Children not yet waited for.
-    private static let running = Locked<Set<pid_t>>([])
+    private static let running = Locked(Children())
+
+    /// The children not yet waited for, and whether starting more is refused.
+    private struct Children {
+        var pids: Set<pid_t> = []
+        var stopped = false
+    }
 
     /// Kills every running child and reaps it: for a process about to exit on an interrupt, so that
     /// no encoder goes on writing a file that is being removed.
     static func terminateAll() {
-        running.withLock { pids in
-            for pid in pids { _ = Glibc.kill(pid, SIGKILL) }
-            for pid in pids {
+        running.withLock { running in
+            running.stopped = true
+            for pid in running.pids { _ = Glibc.kill(pid, SIGKILL) }
+            for pid in running.pids {
                 var status: Int32 = 0
                 _ = waitpid(pid, &status, 0)
             }
-            pids.removeAll()
+            running.pids.removeAll()
         }
     }
 

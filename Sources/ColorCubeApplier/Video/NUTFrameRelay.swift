@@ -22,8 +22,11 @@ import Musl
 ///
 /// Frames whose start was elided (a header index other than 0, only ever used by FFmpeg for small
 /// frames of a few codecs) are refused, as are frames of another size than `frameBytes`.
-struct NUTFrameRelay {
-    enum RelayError: Error, Equatable {
+///
+/// Public for the fuzz harness (Tools/Fuzz); `VideoApplier` is its user.
+public struct NUTFrameRelay: Sendable {
+    /// Why a relay stopped.
+    public enum RelayError: Error, Equatable {
         case malformed(String)
         /// The input ended in the middle of a packet or frame.
         case truncated
@@ -34,6 +37,8 @@ struct NUTFrameRelay {
 
     private static let fileID = Array("nut/multimedia container".utf8) + [0]
     private static let mainStartcode: UInt64 = 0x4E4D_7A56_1F5F_04AD
+    /// The largest header packet relayed (16 MB).
+    private static let largestPacket = 1 << 24
 
     private static let flagStreamID = 16, flagCodedPTS = 8, flagSizeMSB = 32, flagChecksum = 64
     private static let flagReserved = 128, flagSideData = 256, flagHeaderIndex = 1024
@@ -47,14 +52,24 @@ struct NUTFrameRelay {
         var headerIndex = 0
     }
 
-    let input: Int32
-    let output: Int32
-    let frameBytes: Int
+    /// The descriptor the NUT stream is read from (blocking), and the one it is written to.
+    public let input: Int32
+    public let output: Int32
+    /// The size of every frame's payload (the raw frame), in bytes.
+    public let frameBytes: Int
+
+    public init(input: Int32, output: Int32, frameBytes: Int) {
+        self.input = input
+        self.output = output
+        self.frameBytes = frameBytes
+    }
 
     /// Relays the whole stream, calling `process` on each frame's `frameBytes` bytes (aligned to
     /// 64 bytes) before it is written on.
     /// - Returns: the number of frames relayed.
-    func run(process: (UnsafeMutableRawPointer, Int) -> Void) throws(RelayError) -> Int {
+    /// - Throws: `RelayError`; what was relayed before stays written (nothing that was not read
+    ///   is ever written: the output is always a prefix of the input, pixels aside).
+    public func run(process: (UnsafeMutableRawPointer, Int) -> Void) throws(RelayError) -> Int {
         var reader = BufferedReader(descriptor: input)
         var writer = BufferedWriter(descriptor: output)
         let frame = UnsafeMutableRawPointer.allocate(byteCount: max(frameBytes, 1), alignment: 64)
@@ -78,7 +93,9 @@ struct NUTFrameRelay {
                 let forward = try reader.varlen()
                 if forward > 4096 { try reader.skip(4) }
                 let header = reader.stopRecording()
-                guard forward >= 4, forward < 1 << 30 else { throw .malformed("packet of \(forward) bytes") }
+                // FFmpeg's headers are a few hundred bytes; the limit keeps a hostile length from
+                // allocating before the stream is seen to end.
+                guard forward >= 4, forward <= Self.largestPacket else { throw .malformed("packet of \(forward) bytes") }
                 var body = [UInt8](repeating: 0, count: forward)
                 guard try reader.readExactly(into: &body) else { throw .truncated }
                 if startcode == Self.mainStartcode {
@@ -100,7 +117,11 @@ struct NUTFrameRelay {
             }
             if flags & Self.flagCodedPTS != 0 { _ = try reader.varlen() }
             var size = code.sizeLSB
-            if flags & Self.flagSizeMSB != 0 { size += code.sizeMultiplier * (try reader.varlen()) }
+            if flags & Self.flagSizeMSB != 0 {
+                let (high, overflow) = code.sizeMultiplier.multipliedReportingOverflow(by: try reader.varlen())
+                guard !overflow, high <= Int.max - size else { throw .malformed("a frame size beyond 2^63") }
+                size += high
+            }
             if flags & Self.flagMatchTime != 0 { _ = try reader.varlen() }
             var headerIndex = code.headerIndex
             if flags & Self.flagHeaderIndex != 0 { headerIndex = try reader.varlen() }
@@ -151,7 +172,8 @@ struct NUTFrameRelay {
             if fields > 6 { _ = try cursor.varlen() }  // match time delta (signed)
             if fields > 7 { headerIndex = try cursor.varlen() }
             if fields > 8 { for _ in 8..<fields { _ = try cursor.varlen() } }
-            guard count > 0, index + count <= 256 else { throw .malformed("frame code table count \(count) at \(index)") }
+            guard multiplier < 1 << 30, sizeLSB < 1 << 30 else { throw .malformed("frame code table sizes \(multiplier), \(sizeLSB)") }
+            guard count > 0, count <= 256 - index else { throw .malformed("frame code table count \(count) at \(index)") }
             var j = 0
             while j < count, index < 256 {
                 if index == Int(UInt8(ascii: "N")) {
@@ -167,8 +189,9 @@ struct NUTFrameRelay {
         var lengths = [0]
         // Elision headers follow when the packet has room before its checksum.
         if cursor.remaining > 4 {
-            let headerCount = try cursor.varlen() + 1
-            for _ in 1..<max(headerCount, 1) {
+            let headerCount = try cursor.varlen()
+            guard headerCount < 256 else { throw .malformed("\(headerCount) elision headers") }
+            for _ in 0..<headerCount {
                 let length = try cursor.varlen()
                 lengths.append(length)
                 try cursor.skip(length)

@@ -6,22 +6,25 @@ import Musl
 import ColorCubeCore
 import Dispatch
 
-/// Grades video clips through FFmpeg: one ffmpeg decodes the clip's video stream to RGB with the
-/// stream's own matrix and range, colorcube applies the look to each frame, and a second ffmpeg
-/// encodes the frames back with the same matrix, range and subsampling, tags them with the
-/// source's colour description and copies every other stream, the chapters and the metadata from
-/// the original file.
+/// Grades video clips through FFmpeg: one ffmpeg decodes the clip's video stream, colorcube
+/// converts each frame to RGB with the stream's own matrix and range, applies the look and
+/// converts back with the same matrix, range and subsampling, and a second ffmpeg encodes the
+/// frames, tags them with the source's colour description and copies every other stream, the
+/// chapters and the metadata from the original file.
 ///
 /// Pipeline (two pipes, a few frames in memory whatever the clip's length):
 ///
-///     ffmpeg -i clip -map 0:V -vf scale=in_color_matrix=M:in_range=R,format=rgb24 -c:v rawvideo -f nut -
-///       | colorcube (NUTFrameRelay: each frame through the engine)
+///     ffmpeg -i clip -map 0:V -vf format=yuv420p10le (or scale=...,format=rgb24) -c:v rawvideo -f nut -
+///       | colorcube (NUTFrameRelay: each frame through YCbCrFrameGrader)
 ///       | ffmpeg -f nut -i - -i clip -map 0:v -map 1 -map -1:V ... -c copy -c:v ENCODER -f MUXER temporary
 ///
-/// - 8-bit sources go through as rgb24, deeper ones as rgb48le (16 bits), and the output keeps
-///   the source's depth.
-/// - Chroma is upsampled by repetition and downsampled by averaging, so a clip graded with an
-///   identity look gets its own chroma back, not a twice-filtered one.
+/// - Planar YCbCr clips deeper than 8 bits (4:2:0, 4:2:2, 4:4:4, 9 to 16 bits) cross the pipes
+///   in their own format and `YCbCrFrameGrader` converts them: colours outside the RGB cube are
+///   kept, so an identity look returns the frames bit for bit; the look runs on 16-bit codes,
+///   and the output keeps the source's depth.
+/// - 8-bit clips and other formats (RGB, the full-range yuvj names, semi-planar, packed, 4:1:1)
+///   go through FFmpeg's scaler as rgb24, or rgb48le when deeper than 8 bits; chroma is
+///   upsampled by repetition and downsampled by averaging, which undo each other.
 /// - Untagged streams are converted as players show them: BT.709 from 720 lines up, BT.601
 ///   below, limited range; the output stays untagged where the source was (the same guess then
 ///   gives the same colours), except that a full-range source is always tagged so.
@@ -156,13 +159,17 @@ public struct VideoApplier: Sendable {
 
         let stream = RawStreamApplier(engine: engine, width: plan.probe.width, height: plan.probe.height,
                                       format: plan.frameFormat, pixelLimit: options.pixelLimit, name: input)
+        let grader = plan.ycbcrFormat.flatMap { format in
+            YCbCrFrameGrader(engine: engine, format: format, width: plan.probe.width, height: plan.probe.height,
+                             matrix: plan.matrix ?? "", fullRange: plan.range == "pc")
+        }
         let relay = NUTFrameRelay(input: decoded.read, output: encoded.write, frameBytes: plan.frameBytes)
         let total = plan.probe.frameCount
         var relayError: NUTFrameRelay.RelayError?
         var frames = 0
         do {
             frames = try relay.run { frame, index in
-                stream.apply(toFrame: frame)
+                if let grader { grader.grade(frame) } else { stream.apply(toFrame: frame) }
                 progress?(index + 1, total)
             }
         } catch {

@@ -4,6 +4,7 @@
 enum FuzzTargets {
     static let all: [FuzzTarget] = [
         .rawStream,
+        .nutRelay,
         .imageSniffing,
     ] + FuzzTarget.lutFormats + FuzzTarget.imageCodecs
 

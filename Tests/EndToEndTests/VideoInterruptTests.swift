@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+
+/// Ctrl-C and SIGTERM while a clip is being encoded: `colorcube apply` exits with 128 + the
+/// signal, leaves neither the output nor its temporary, and no ffmpeg it started survives it.
+/// Ctrl-C on a terminal signals the whole foreground group, the ffmpeg children too (each then
+/// stops on its own and the encoder finishes its file), so that case is tried as well.
+/// Skipped without ffmpeg and ffprobe.
+@Suite(.enabled(if: ExternalTool.path("ffmpeg") != nil && ExternalTool.path("ffprobe") != nil,
+                "ffmpeg and ffprobe are not installed"))
+struct VideoInterruptTests {
+    @Test(arguments: [(SIGINT, false), (SIGTERM, false), (SIGINT, true)] as [(Int32, Bool)])
+    func aSignalMidEncodeLeavesNoOutputNoTemporaryAndNoFFmpeg(signal: Int32, toChildrenToo: Bool) throws {
+        let scratch = try Scratch()
+        let source = scratch.file("long.mp4")
+        // 30 s of small frames: long enough that the encode is still running when the signal comes.
+        try VideoCommandTests.makeClip(source, size: "320x240", frames: 750, matrix: "bt709", fast: true)
+        try FileManager.default.createDirectory(atPath: scratch.file("out"), withIntermediateDirectories: true)
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandRunner.binary)
+        process.arguments = ["apply", VideoCommandTests.realLook, source, "-o", scratch.file("out/graded.mp4")]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let pid = process.processIdentifier
+
+        // Mid-encode: the decoder and the encoder are running and the temporary has grown.
+        var children: [pid_t] = []
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, process.isRunning {
+            children = Self.children(of: pid)
+            let written = scratch.listing("out").map { Self.size(scratch.file("out/" + $0)) }.reduce(0, +)
+            if children.count >= 2, written > 0 { break }
+            usleep(20_000)
+        }
+        try #require(process.isRunning, "colorcube finished before the signal could be sent")
+        try #require(children.count >= 2, "no decoder and encoder found under colorcube (\(children))")
+        if toChildrenToo {
+            for child in children { kill(child, signal) }
+        }
+        #expect(kill(pid, signal) == 0)
+        process.waitUntilExit()
+
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 128 + signal)
+        #expect(scratch.listing("out") == [], "left behind: \(scratch.listing("out"))")
+        // Children killed and reaped by colorcube are gone; an orphan would live on under init.
+        var survivors = children
+        let reaped = Date().addingTimeInterval(5)
+        while !survivors.isEmpty, Date() < reaped {
+            survivors = survivors.filter(Self.isAlive)
+            if !survivors.isEmpty { usleep(50_000) }
+        }
+        #expect(survivors.isEmpty, "ffmpeg processes still running: \(survivors)")
+    }
+
+    /// The processes whose parent is `pid`, from /proc/PID/stat.
+    static func children(of pid: pid_t) -> [pid_t] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap { entry -> pid_t? in
+            guard let child = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // After "pid (comm)": state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 1 && pid_t(fields[1]) == pid ? child : nil
+        }
+    }
+
+    /// True while `pid` exists and is not a zombie.
+    static func isAlive(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: close)...].split(separator: " ").first != "Z"
+    }
+
+    static func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+}
