@@ -157,4 +157,55 @@ import Testing
             #expect(difference <= 2e-6, "\(name) id \(id): \(difference)")
         }
     }
+
+    /// A correction read from each kind, written as each kind and read back: the same CDL, its
+    /// title kept.
+    @Test(arguments: [ASCCDLFormat.Kind.cc, .ccc, .cdl])
+    func writtenCorrectionsReadBackTheSame(kind: ASCCDLFormat.Kind) throws {
+        let folder = try TemporaryDirectory()
+        let look = try LUTReader.read(path: try Self.write(Self.collection, "in.ccc", in: folder), options: LUTReadOptions(correctionID: "cool"))
+        let path = folder.file("out.\(kind.rawValue)")
+        #expect(try LUTWriter.write(look, format: ASCCDLFormat(kind), to: path, title: "cool & warm").size == nil)
+        let back = try LUTReader.read(path: path)
+        #expect(back.format.isSame(as: ASCCDLFormat(kind)))
+        let a = try #require(look.transform.operations.first as? CDLOp), b = try #require(back.transform.operations.first as? CDLOp)
+        #expect(a.slope == b.slope && a.offset == b.offset && a.power == b.power && a.saturation == b.saturation && a.style == b.style)
+        #expect(back.title == "cool & warm")
+    }
+
+    /// OpenColorIO reads what is written: a .cc through ocioconvert, a .ccc and .cdl through
+    /// ociobakelut with the correction's id.
+    @Test(.enabled(if: OCIOReference.ociobakelut != nil && OCIOReference.ocioconvert != nil, "OpenColorIO tools are not installed"))
+    func openColorIOReadsWhatIsWritten() throws {
+        let folder = try TemporaryDirectory()
+        let look = try LUTReader.read(path: try Self.write(Self.single, "in.cc", in: folder))
+        for kind in [ASCCDLFormat.Kind.cc, .ccc, .cdl] {
+            let path = folder.file("grade.\(kind.rawValue)")
+            try LUTWriter.write(look, format: ASCCDLFormat(kind), to: path, title: "shot_010")
+            if kind == .cc {
+                let comparison = try #require(try OCIOReference.compare(lut: path, with: look.transform, sixteenBits: false, folder: folder))
+                #expect(comparison.largest <= 1 && comparison.exactShare >= 0.99, "\(comparison)")
+            }
+            let difference = try #require(try OCIOReference.bakedDifference(lut: path, cccid: kind == .cc ? nil : "shot_010",
+                                                                                    with: look.transform, folder: folder))
+            #expect(difference <= 2e-6, "\(kind): \(difference)")
+        }
+    }
+
+    /// Only one CDL without clamps fits: a clamping CDL, a chain and a cube are refused with
+    /// what the look holds, nothing written.
+    @Test func refusesLooksThatAreNotOneCDL() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("x.cc")
+        let clamping = try CDLOp(slope: SIMD3(1.2, 1, 1), style: .fwd)
+        let unclamped = try CDLOp(slope: SIMD3(1.2, 1, 1), style: .fwdNoClamp)
+        for transform in [Transform([clamping]), Transform([unclamped, unclamped]), Transform(cube: try ColorCube.identity(size: 2))] {
+            let holds = transform.operations.map(\.description).joined(separator: ", then ")
+            #expect(throws: LUTFileError.unsupported(path: path, reason: "an ASC CDL .cc holds one CDL without clamps (slope, offset, power, "
+                + "saturation); this look is \(holds); write a .clf, .cube or another format that holds it")) {
+                try LUTWriter.write(Look(transform: transform, format: CLFFormat()), format: ASCCDLFormat(.cc), to: path, title: "x")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }

@@ -81,28 +81,75 @@ struct ChainReferenceTests {
         #expect((differences.last ?? 1) <= 1e-3, "largest difference \(differences.last ?? -1)")
     }
 
+    /// How an inverse baked to a 33-cube agrees with OCIO's: over every node, and over the nodes
+    /// whose colour the look reaches (its round trip through the look comes back).
+    struct InverseAgreement: CustomStringConvertible {
+        var largest: Double
+        var p99: Double
+        var reachableP99: Double
+        var reachableCount: Int
+        var description: String {
+            "largest \(largest), p99 \(p99) over all nodes, p99 \(reachableP99) over \(reachableCount) reachable nodes"
+        }
+    }
+
+    static func inverseAgreement(of path: String, in folder: TemporaryDirectory) throws -> InverseAgreement {
+        let theirs = try OCIOReference.bake([.inverse(path)], size: 33, in: folder)
+        let forward = try LUTReader.read(path: path).transform
+        let inverse = try TransformInverter.invert(forward, size: 33)
+        let ours = ColorCube(try TransformBaker.bake(inverse, size: 33))
+        var all: [Double] = [], reachable: [Double] = []
+        for index in 0..<ours.entryCount {
+            let a = ours.entry(at: index), b = theirs.entry(at: index)
+            let difference = Double(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)))
+            all.append(difference)
+            let node = SIMD3(Double(index % 33), Double((index / 33) % 33), Double(index / (33 * 33))) / 32
+            let back = forward.apply(inverse.apply(node)) - node
+            if max(abs(back.x), abs(back.y), abs(back.z)) < 0.5 / 255 { reachable.append(difference) }
+        }
+        all.sort()
+        reachable.sort()
+        func p99(_ sorted: [Double]) -> Double { sorted.isEmpty ? 0 : sorted[Int(Double(sorted.count) * 0.99)] }
+        return InverseAgreement(largest: all.last ?? 0, p99: p99(all), reachableP99: p99(reachable), reachableCount: reachable.count)
+    }
+
+    /// A grade whose channel mixing narrows the gamut: the colours outside it have no inverse, and
+    /// there colorcube does what OCIO does (the lattice extrapolated past its faces, the solution
+    /// clamped back into the domain), so the agreement holds at every node.
     @Test func invertA3DLook() throws {
         let folder = try TemporaryDirectory()
         let path = try Self.writeCube("LUT_3D_SIZE 33\n" + Self.cubeLines(size: 33) { Self.grade($0) }, "grade.cube", in: folder)
-        let theirs = try OCIOReference.bake([.inverse(path)], size: 33, in: folder)
-        let inverse = try TransformInverter.invert(try LUTReader.read(path: path).transform, size: 33)
-        let ours = ColorCube(try TransformBaker.bake(inverse, size: 33))
-        // Colours the grade never produces (its channel mixing narrows the gamut) have no inverse;
-        // there OCIO and colorcube each give their own nearest guess, so the comparison is over the
-        // colours the look reaches: those whose round trip through the look comes back.
-        let forward = try LUTReader.read(path: path).transform
-        var reachable: [Int] = []
-        for index in 0..<ours.entryCount {
-            let node = SIMD3(Double(index % 33), Double((index / 33) % 33), Double(index / (33 * 33))) / 32
-            let back = forward.apply(inverse.apply(node)) - node
-            if max(abs(back.x), abs(back.y), abs(back.z)) < 0.5 / 255 { reachable.append(index) }
-        }
-        #expect(reachable.count > ours.entryCount / 2, "only \(reachable.count) of \(ours.entryCount) nodes reachable")
-        let differences = reachable.map { index -> Double in
-            let a = ours.entry(at: index), b = theirs.entry(at: index)
-            return Double(max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z)))
-        }.sorted()
-        let p99 = differences[Int(Double(differences.count) * 0.99)]
-        #expect(p99 <= 2e-3, "99th percentile \(p99), largest \(differences.last ?? -1) over \(reachable.count) reachable nodes")
+        let agreement = try Self.inverseAgreement(of: path, in: folder)
+        print("invert grade.cube against ociobakelut --invlut: \(agreement)")
+        #expect(agreement.reachableCount > 33 * 33 * 33 / 2, "\(agreement)")
+        #expect(agreement.p99 <= 2e-3, "\(agreement)")
+        #expect(agreement.reachableP99 <= 2e-3, "\(agreement)")
+    }
+
+    /// A look that clips its highlights and lifts its blacks, so whole faces of the cube are out
+    /// of reach, stated with tetrahedral interpolation (CLF) so the inverse is the exact one.
+    @Test func invertAClippingTetrahedralLook() throws {
+        let folder = try TemporaryDirectory()
+        var values = ""
+        for r in 0..<17 { for g in 0..<17 { for b in 0..<17 {
+            // CLF lists its 3D LUT with blue fastest.
+            let c = SIMD3(Double(r), Double(g), Double(b)) / 16
+            let v = SIMD3(min(0.05 + 0.9 * c.x, 0.88), 0.1 + 0.8 * pow(c.y, 1.2), min(0.02 + c.z * 0.95 + 0.05 * c.x, 0.93))
+            values += String(format: "%.7f %.7f %.7f\n", v.x, v.y, v.z)
+        } } }
+        let clf = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <ProcessList id="clip" compCLFversion="3.0">
+          <LUT3D inBitDepth="32f" outBitDepth="32f" interpolation="tetrahedral">
+            <Array dim="17 17 17 3">
+        \(values)    </Array>
+          </LUT3D>
+        </ProcessList>
+        """
+        let path = try Self.writeCube(clf, "clip.clf", in: folder)
+        let agreement = try Self.inverseAgreement(of: path, in: folder)
+        print("invert clip.clf against ociobakelut --invlut: \(agreement)")
+        #expect(agreement.p99 <= 2e-3, "\(agreement)")
+        #expect(agreement.largest <= 2e-3, "\(agreement)")
     }
 }

@@ -42,9 +42,10 @@ import Testing
         ("clf", nil, 0),  // Float values in their shortest round-trip form
     ]
 
-    /// Every format that can hold a cube (ASC CDL files hold a grade and are read only).
+    /// Every format that can hold a cube (.spi1d and ASC CDL files hold no cube: their own tests
+    /// write them).
     @Test func everyFormatOfTheTableIsTested() {
-        // Formats that hold no cube (a 1D table, a matrix) are read only; each has its own tests.
+        // Formats that hold no cube (a 1D table, a matrix, a grade) are not here; each has its own tests.
         #expect(Set(LUTFormats.all.filter { $0.canHold(size: 16) }.map(\.name)) == Set(Self.cases.map(\.0)))
         #expect(Set(LUTFormats.all.names).count == LUTFormats.all.count)
     }

@@ -70,11 +70,50 @@ import Testing
         #expect(agreement.isWithinGoals, "\(agreement)")
     }
 
-    @Test func isReadOnly() throws {
+    /// Each read file written again gives the same transform, entry for entry; two components
+    /// become three (blue 0), one stays one.
+    @Test(arguments: [Self.oneComponent, Self.threeComponents, Self.twoComponents])
+    func roundTripsExactly(text: String) throws {
+        let folder = try TemporaryDirectory()
+        let look = try OCIOReference.read(text, named: "in.spi1d", in: folder)
+        let path = folder.file("out.spi1d")
+        let report = try LUTWriter.write(look, format: Spi1DFormat(), to: path, title: "out")
+        #expect(report.size == nil)
+        let back = try LUTReader.read(path: path)
+        let a = try #require(look.transform.operations.first as? LUT1DOp), b = try #require(back.transform.operations.first as? LUT1DOp)
+        #expect(a.curves == b.curves)
+        let written = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(written.contains(text == Self.oneComponent ? "Components 1" : "Components 3"))
+    }
+
+    /// A .cube 1D LUT over its input range written as .spi1d: OpenColorIO reads the file written
+    /// as colorcube reads it.
+    @Test(.enabled(if: OCIOReference.ocioconvert != nil, "ocioconvert is not installed"), arguments: [8, 16])
+    func openColorIOReadsWhatIsWritten(bitDepth: Int) throws {
+        let folder = try TemporaryDirectory()
+        var text = "LUT_1D_SIZE 64\nLUT_1D_INPUT_RANGE -0.25 1.25\n"
+        for i in 0..<64 {
+            let x = -0.25 + 1.5 * Double(i) / 63
+            text += "\(pow(max(x, 0), 0.8)) \(x * 0.9 + 0.05) \(pow(max(x, 0), 1.3))\n"
+        }
+        let look = try OCIOReference.read(text, named: "curve.cube", in: folder)
+        let path = folder.file("curve.spi1d")
+        try LUTWriter.write(look, format: Spi1DFormat(), to: path, title: "curve")
+        let agreement = try OCIOReference.compare(LUTReader.read(path: path), lutPath: path, bitDepth: bitDepth)
+        #expect(agreement.isWithinGoals, "\(agreement)")
+    }
+
+    /// A cube or a chain cannot be a 1D table: refused with what the look holds, nothing written.
+    @Test func refusesLooksThatAreNotOne1DLUT() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("x.spi1d")
-        #expect(throws: ConversionError.readOnly(path: path, format: "an .spi1d", holds: "a 1D table")) {
-            try LUTWriter.write(ColorCube.identity(size: 2), format: Spi1DFormat(), to: path, title: "x")
+        let cube = Look(transform: Transform(cube: try ColorCube.identity(size: 2)), format: CubeTextFormat())
+        #expect(throws: LUTFileError.unsupported(path: path, reason: "an .spi1d holds one 1D LUT with evenly spaced inputs; this look is "
+            + "3D LUT 2x2x2, domain 0...1, trilinear; write a .cube, .clf or another format that holds it")) {
+            try LUTWriter.write(cube, format: Spi1DFormat(), to: path, title: "x")
+        }
+        #expect(throws: ConversionError.notACube(path: path, format: "an .spi1d", holds: "a 1D table")) {
+            try LUTWriter.write(cube, format: Spi1DFormat(), to: path, title: "x", size: 17)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
     }

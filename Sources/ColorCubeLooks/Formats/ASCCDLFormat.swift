@@ -12,6 +12,11 @@ import ColorCubeTransform
 /// and says so); the look's notes say which was taken when there was a choice.
 /// Refused: negative slopes or saturations, powers not above 0 (OpenColorIO refuses them too),
 /// an id that no correction has, a document without corrections.
+///
+/// Written from a look that is one CDL in the no-clamp forward style (what these files hold),
+/// as one correction: a .cc is the `ColorCorrection`, a .ccc a collection of it, a .cdl a list
+/// with one `ColorDecision` holding it. A chain of CDLs is refused rather than written as a
+/// collection, since a collection offers corrections to choose from, not a chain to apply.
 public struct ASCCDLFormat: LUTFileFormat {
     /// The three documents.
     public enum Kind: String, Sendable {
@@ -42,10 +47,11 @@ public struct ASCCDLFormat: LUTFileFormat {
     }
     public var noun: String { "an ASC CDL .\(kind.rawValue)" }
     public var extensions: [String] { [kind.rawValue] }
-    /// Read only: a grade, not a cube, so no cube size can be written.
-    public var sizeDescription: String { "none (read only: a grade, not a cube)" }
+    /// A grade, not a cube: no cube size can be written.
+    public var sizeDescription: String { "one grade (slope, offset, power, saturation)" }
     public var largestSize: Int? { nil }
     public func canHold(size: Int) -> Bool { false }
+    public var writesLooksWithoutCube: Bool { true }
 
     /// XML whose root element is this kind's (`<ColorCorrection ` or `<ColorCorrection>` for a
     /// .cc, which a collection's head also contains, so the collection and list are tried first).
@@ -87,6 +93,51 @@ public struct ASCCDLFormat: LUTFileFormat {
         var look = Look(transform: Transform([operation]), format: self, title: title)
         if let note { look.notes.append(note) }
         return look
+    }
+
+    /// True for every look: an ASC CDL holds no cube, so nothing is baked; `writeChain` writes a
+    /// look that is one CDL and refuses any other, saying what the look holds.
+    public func holdsExactly(_ transform: Transform) -> Bool { true }
+
+    /// Writes a look that is one `CDLOp` in the `fwdNoClamp` style as this kind's document; its
+    /// `id` and `Description` are `title` (the id `look` when the title is empty). Numbers are
+    /// written in the shortest form that reads back as the same Double (`shortestText`).
+    /// - Throws: `LUTFileError.unsupported` naming what the look holds when it is anything else
+    ///   (a CDL that clamps, which these files cannot say; a chain; a LUT); `FileError` when the
+    ///   file cannot be written.
+    public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        guard transform.operations.count == 1, let cdl = transform.operations.first as? CDLOp, cdl.style == .fwdNoClamp else {
+            let holds = transform.operations.isEmpty ? "nothing (the identity)"
+                : transform.operations.map(\.description).joined(separator: ", then ")
+            throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds one CDL without clamps (slope, offset, power, "
+                + "saturation); this look is \(holds); write a .clf, .cube or another format that holds it")
+        }
+        let name = CLFWriter.escape(title.isEmpty ? "look" : title)
+        func triple(_ v: SIMD3<Double>) -> String { "\(v.x.shortestText) \(v.y.shortestText) \(v.z.shortestText)" }
+        var document = "<ColorCorrection id=\"\(name)\">\n"
+            + (title.isEmpty ? "" : "    <Description>\(name)</Description>\n")
+            + "    <SOPNode>\n"
+            + "        <Slope>\(triple(cdl.slope))</Slope>\n"
+            + "        <Offset>\(triple(cdl.offset))</Offset>\n"
+            + "        <Power>\(triple(cdl.power))</Power>\n"
+            + "    </SOPNode>\n"
+            + "    <SatNode>\n        <Saturation>\(cdl.saturation.shortestText)</Saturation>\n    </SatNode>\n"
+            + "</ColorCorrection>\n"
+        let indented = { (text: String, depth: Int) in
+            text.split(separator: "\n").map { String(repeating: "    ", count: depth) + $0 }.joined(separator: "\n") + "\n"
+        }
+        switch kind {
+        case .cc:
+            break
+        case .ccc:
+            document = "<ColorCorrectionCollection xmlns=\"urn:ASC:CDL:v1.01\">\n" + indented(document, 1) + "</ColorCorrectionCollection>\n"
+        case .cdl:
+            document = "<ColorDecisionList xmlns=\"urn:ASC:CDL:v1.01\">\n    <ColorDecision>\n" + indented(document, 2)
+                + "    </ColorDecision>\n</ColorDecisionList>\n"
+        }
+        let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
+        try writer.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + document)
+        try writer.close()
     }
 
     /// A plain cube cannot be an ASC CDL.

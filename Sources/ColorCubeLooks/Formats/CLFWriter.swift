@@ -166,7 +166,7 @@ enum CLFWriter {
     }
 
     /// `text` with the five XML special characters escaped.
-    private static func escape(_ text: String) -> String {
+    static func escape(_ text: String) -> String {
         var result = ""
         for character in text {
             switch character {

@@ -41,6 +41,9 @@ public protocol LUTFileFormat: Sendable {
     /// - Throws: `FileError.cannotOpen` when the file cannot be read, the format's errors (each
     ///   naming `path`) when its content is not usable.
     func read(path: String, options: LUTReadOptions) throws -> Look
+    /// True when the format holds no cube but writes the looks it can hold as they are
+    /// (`writeChain`: an .spi1d, an ASC CDL), so a cube size asked for does not apply.
+    var writesLooksWithoutCube: Bool { get }
     /// True when the look is an image decoded through the image codecs (Hald, tile and strip
     /// PNGs): its decoding is fuzzed and limited as images are.
     var readsImages: Bool { get }
@@ -76,6 +79,7 @@ extension LUTFileFormat {
     public var holdsChains: Bool { false }
     public func holdsExactly(_ transform: Transform) -> Bool { holdsChains }
     public var readsImages: Bool { false }
+    public var writesLooksWithoutCube: Bool { false }
     public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
         throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: "one plain cube", given: "a chain")
     }
@@ -93,6 +97,7 @@ extension LUTFileFormat {
             // A format that holds no cube at all (a 1D table, a matrix) is read only: resampling
             // would not help.
             if largestSize == nil, !ColorCube.sizeRange.contains(where: canHold) {
+                if writesLooksWithoutCube { throw .notACube(path: path, format: noun, holds: sizeDescription) }
                 throw .readOnly(path: path, format: noun, holds: sizeDescription)
             }
             throw .unsupportedSize(path: path, size: size, format: noun, sizes: sizeDescription, largestSize: largestSize)

@@ -8,7 +8,8 @@ import ColorCubeTransform
 /// are ignored. Then n lines of c numbers and a line `}`. One component applies to all three
 /// channels; two components give red and green, and blue becomes 0 (as OpenColorIO does).
 /// Read as one 1D LUT whose entries are evenly spaced over `lo...hi`; inputs outside it read the
-/// first or last entry.
+/// first or last entry. Written from a look that is such a 1D LUT, exactly (`writeChain`); any
+/// other look is refused, as a 1D table cannot hold it.
 public struct Spi1DFormat: LUTFileFormat {
     public init() {}
 
@@ -19,6 +20,7 @@ public struct Spi1DFormat: LUTFileFormat {
     public var largestSize: Int? { nil }
     public var sizeDescription: String { "a 1D table" }
     public func canHold(size: Int) -> Bool { false }
+    public var writesLooksWithoutCube: Bool { true }
 
     public func read(path: String, options: LUTReadOptions) throws -> Look {
         Look(transform: try TextLUTParsing.parseFile(path: path) { (bytes) throws(LUTFileError) in
@@ -26,7 +28,47 @@ public struct Spi1DFormat: LUTFileFormat {
         }, format: self)
     }
 
-    /// A 1D table is not a cube: `LUTWriter` validates the size first, which `canHold` refuses.
+    /// True for every look: an .spi1d holds no cube, so nothing is baked; `writeChain` writes a
+    /// look that is one 1D LUT and refuses any other, saying what the look holds.
+    public func holdsExactly(_ transform: Transform) -> Bool { true }
+
+    /// Writes a look that is one 1D LUT whose curves have evenly spaced inputs over one range and
+    /// the same length (what an .spi1d holds): `Version 1`, `From lo hi`, `Length n`,
+    /// `Components 1` when the three curves are equal (else 3), then the entries, each written
+    /// in the shortest form that reads back as the same Double (`shortestText`).
+    /// - Throws: `LUTFileError.unsupported` naming what the look holds when it is anything else
+    ///   (a 3D LUT, a matrix, a chain, a 1D LUT with listed inputs such as a half-float domain);
+    ///   `FileError` when the file cannot be written.
+    public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        guard let (range, curves) = Self.evenlySpacedCurves(transform) else {
+            let holds = transform.operations.isEmpty ? "nothing (the identity)"
+                : transform.operations.map(\.description).joined(separator: ", then ")
+            throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds one 1D LUT with evenly spaced inputs; "
+                + "this look is \(holds); write a .cube, .clf or another format that holds it")
+        }
+        let same = curves[1].outputs == curves[0].outputs && curves[2].outputs == curves[0].outputs
+        let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
+        let count = curves[0].outputs.count
+        try writer.append("Version 1\nFrom \(range.lowerBound.shortestText) \(range.upperBound.shortestText)\nLength \(count)\nComponents \(same ? 1 : 3)\n{\n")
+        for index in 0..<count {
+            let line = same ? curves[0].outputs[index].shortestText : curves.map { $0.outputs[index].shortestText }.joined(separator: " ")
+            try writer.append("    " + line + "\n")
+        }
+        try writer.append("}\n")
+        try writer.close()
+    }
+
+    /// The range and curves of a look that is one 1D LUT whose curves share evenly spaced inputs
+    /// and a length, or nil.
+    static func evenlySpacedCurves(_ transform: Transform) -> (ClosedRange<Double>, [Curve])? {
+        guard transform.operations.count == 1, let lut = transform.operations.first as? LUT1DOp, lut.curves.count == 3,
+              case .uniform(let range) = lut.curves[0].inputs else { return nil }
+        let count = lut.curves[0].outputs.count
+        guard lut.curves.allSatisfy({ $0.inputs == .uniform(range) && $0.outputs.count == count }) else { return nil }
+        return (range, lut.curves)
+    }
+
+    /// A cube is not a 1D LUT; `LUTWriter` validates the size first, which `canHold` refuses.
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
         throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds a 1D table, not a cube")
     }

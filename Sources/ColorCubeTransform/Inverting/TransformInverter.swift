@@ -5,12 +5,18 @@ import ColorCubeCore
 public enum TransformInverter {
     /// The inverse of `transform`, with 3D LUTs inverted into lattices of `size` points per axis.
     ///
-    /// A 3D LUT's inverse is a 3D LUT over the forward lattice's output range (per channel, its
-    /// smallest to largest value): at each of its nodes y, the input x whose interpolated output is
-    /// y, found by Newton's method on the forward LUT (the forward LUT's interpolation) started from
-    /// the nearest of a coarse grid of forward outputs, x kept in the forward domain. Where y is not
-    /// an output of the look (a clamp, a black-and-white look) this gives the closest reachable
-    /// colour; `report` measures how far off that is.
+    /// A 3D LUT's inverse is a 3D LUT over 0...1 per channel, widened to the forward lattice's
+    /// output range where that reaches beyond. At each of its nodes y it holds the input x whose
+    /// interpolated output is y, found as OpenColorIO's exact inverse finds it
+    /// (`TetrahedralInverse`): the tetrahedron of the forward lattice holding y, cells taken in
+    /// Morton order. A trilinear forward LUT's solution is then refined by Newton's method on its
+    /// own interpolation, so the inverse undoes the look as colorcube applies it.
+    ///
+    /// Where y is not an output of the look (a clamp, a gamut the look narrows), it is found in the
+    /// lattice padded one node beyond each face (`PaddedLattice`, OpenColorIO's extrapolation) and
+    /// the solution clamped onto the forward domain's faces, as `ociobakelut --invlut` does; where
+    /// not even the padded lattice holds it (a look that flattens a channel), the inverse gives the
+    /// input whose output is nearest y. `report` measures how far off such colours come back.
     /// - Throws: `TransformError.notInvertible` from an operation with no inverse at all (a
     ///   singular matrix, a non-monotonic 1D LUT).
     public static func invert(_ transform: Transform, size: Int) throws(TransformError) -> Transform {
@@ -58,14 +64,11 @@ public enum TransformInverter {
     /// One 3D LUT inverted numerically (see `invert(_:size:)`).
     static func invert(_ forward: LUT3DOp, size: Int) throws(TransformError) -> LUT3DOp {
         let range = forward.table.outputRange()
-        var low = SIMD3<Double>(Double(range.min.x), Double(range.min.y), Double(range.min.z))
-        var high = SIMD3<Double>(Double(range.max.x), Double(range.max.y), Double(range.max.z))
-        for channel in 0..<3 where !(high[channel] > low[channel]) {
-            // A channel the look flattens to one value: nothing to invert along it, but the lattice
-            // still needs a domain; the report tells the user what is lost.
-            low[channel] -= 0.5
-            high[channel] += 0.5
-        }
+        // OpenColorIO's inverse takes 0...1 (it clamps its input there); a lattice over at least
+        // that range puts the nodes of a cube of any size where OCIO's baked inverse has them.
+        let low = pointwiseMin(SIMD3(Double(range.min.x), Double(range.min.y), Double(range.min.z)), SIMD3(repeating: 0))
+        let high = pointwiseMax(SIMD3(Double(range.max.x), Double(range.max.y), Double(range.max.z)), SIMD3(repeating: 1))
+        let exact = TetrahedralInverse(forward)
         let seeds = SeedGrid(forward: forward, pointsPerAxis: 17)
         var cube: ColorCube
         do throws(CubeError) {
@@ -74,7 +77,7 @@ public enum TransformInverter {
             throw .invalidBakeSize(size)
         }
         let last = Double(size - 1)
-        let lowBound = low, span = high - low
+        let span = high - low
         cube.withUnsafeMutableValues { values in
             guard let base = values.baseAddress else { return }
             let shared = DisjointRegions(base, itemStride: 4 * size * size)
@@ -82,8 +85,8 @@ public enum TransformInverter {
                 var pointer = shared.start(of: b..<(b + 1))
                 for g in 0..<size {
                     for r in 0..<size {
-                        let target = lowBound + span * SIMD3(Double(r), Double(g), Double(b)) / last
-                        let x = solve(forward, target: target, start: seeds.nearest(to: target))
+                        let target = low + span * SIMD3(Double(r), Double(g), Double(b)) / last
+                        let x = input(of: target, forward: forward, exact: exact, seeds: seeds)
                         pointer[0] = Float(x.x)
                         pointer[1] = Float(x.y)
                         pointer[2] = Float(x.z)
@@ -93,6 +96,17 @@ public enum TransformInverter {
             }
         }
         return try LUT3DOp(table: cube, domainMin: low, domainMax: high, interpolation: forward.interpolation)
+    }
+
+    /// The forward input (in the forward LUT's domain) that `invert(_:size:)` gives for `target`.
+    static func input(of target: SIMD3<Double>, forward: LUT3DOp, exact: TetrahedralInverse, seeds: SeedGrid) -> SIMD3<Double> {
+        guard let found = exact.latticeCoordinate(of: target) else {
+            return solve(forward, target: target, start: seeds.nearest(to: target))
+        }
+        if found.isReachable && forward.interpolation == .trilinear {
+            return solve(forward, target: target, start: found.coordinate)
+        }
+        return forward.domainMin + found.coordinate * (forward.domainMax - forward.domainMin)
     }
 
     /// Damped Newton iterations on the forward LUT in its lattice coordinates (0...1 per axis),
@@ -136,21 +150,14 @@ public enum TransformInverter {
         return forward.domainMin + t * (forward.domainMax - forward.domainMin)
     }
 
-    /// Solves J x = rhs for the 3x3 matrix whose columns are `columns` (Cramer's rule), or nil
-    /// when it is singular; a singular axis is solved as zero when the others are not.
+    /// Solves J x = rhs for the 3x3 matrix whose columns are `columns` (Cramer's rule); where J is
+    /// singular, a step along the gradient of the squared error instead, nil where J is zero.
     static func solve3(_ columns: [SIMD3<Double>], _ rhs: SIMD3<Double>) -> SIMD3<Double>? {
-        func determinant(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>) -> Double {
-            a.x * (b.y * c.z - b.z * c.y) - b.x * (a.y * c.z - a.z * c.y) + c.x * (a.y * b.z - a.z * b.y)
-        }
-        let d = determinant(columns[0], columns[1], columns[2])
-        guard abs(d) > 1e-18 else {
-            // Least squares along the gradient: moves toward the target where the Jacobian is flat.
-            let gradient = SIMD3((columns[0] * rhs).sum(), (columns[1] * rhs).sum(), (columns[2] * rhs).sum())
-            let curvature = (0..<3).reduce(0.0) { $0 + (columns[$1] * columns[$1]).sum() }
-            return curvature > 0 ? gradient / curvature : nil
-        }
-        return SIMD3(determinant(rhs, columns[1], columns[2]), determinant(columns[0], rhs, columns[2]),
-                     determinant(columns[0], columns[1], rhs)) / d
+        if let exact = TetrahedralInverse.solveLinear(columns[0], columns[1], columns[2], rhs) { return exact }
+        // Least squares along the gradient: moves toward the target where the Jacobian is flat.
+        let gradient = SIMD3((columns[0] * rhs).sum(), (columns[1] * rhs).sum(), (columns[2] * rhs).sum())
+        let curvature = (0..<3).reduce(0.0) { $0 + (columns[$1] * columns[$1]).sum() }
+        return curvature > 0 ? gradient / curvature : nil
     }
 
     /// The forward LUT's outputs on a coarse grid of lattice coordinates: Newton's starting points.

@@ -9,8 +9,9 @@ extension ColorCubeCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write the inverse of a look: the look that undoes it.",
             discussion: "LOOK is " + LookSpec.help + ". 1D LUTs, matrices, ranges, CDLs, logs and exponents "
-                + "are inverted exactly; a 3D LUT numerically, node by node, into a 3D LUT over the "
-                + "forward look's output range. The inverse is then checked by running the look on it: "
+                + "are inverted exactly; a 3D LUT numerically, node by node, as OpenColorIO "
+                + "inverts it, into a 3D LUT over 0...1 (wider where the look's output is). The inverse is "
+                + "then checked by running the look on it: "
                 + "colours the look never produces (a black-and-white look, a clamp) cannot be "
                 + "recovered, and a warning says how many and how far off they come back. A look "
                 + "with no inverse at all (a singular matrix, a curve that rises and falls) is refused."
@@ -38,8 +39,8 @@ extension ColorCubeCommand {
                 if check.unrecoveredCount > 0 {
                     let c = check.worstColor
                     Diagnostics.warning("\(look): \(Diagnostics.decimal(100 * check.unrecoveredFraction, places: 1))% of colours "
-                        + "cannot be recovered (the look never produces them): the inverse gives the nearest colour the "
-                        + "look reaches, off by up to \(Diagnostics.decimal(check.maxCodes, places: 1)) 8-bit codes "
+                        + "cannot be recovered (the look never produces them): the inverse takes them to the edge of the look's "
+                        + "domain, as OpenColorIO does, and they come back off by up to \(Diagnostics.decimal(check.maxCodes, places: 1)) 8-bit codes "
                         + "(99% within \(Diagnostics.decimal(check.p99Codes, places: 2))), worst at RGB "
                         + "\([c.x, c.y, c.z].map { String(Int(($0 * 255).rounded())) }.joined(separator: " "))")
                 }
