@@ -46,7 +46,11 @@ public enum LookFileLearner {
                                               beforeHeight: beforeImage.height, after: pair.after,
                                               afterWidth: afterImage.width, afterHeight: afterImage.height)
             }
-            try learner.add(before: buffer(beforeImage), after: buffer(afterImage), name: pair.name)
+            let blocks = afterImage.metadata.jpegSubsampling.flatMap {
+                ChromaSubsampling(horizontal: $0.horizontal, vertical: $0.vertical)
+            }
+            try learner.add(before: buffer(beforeImage), after: buffer(afterImage), name: pair.name,
+                            afterChroma: blocks)
         }
         let cube = try learner.fit(size: size, smoothness: smoothness)
         let report = learner.report(for: cube)
@@ -54,12 +58,15 @@ public enum LookFileLearner {
         return Result(pairs: pairs, cube: cube, report: report, iterations: learner.lastIterations)
     }
 
-    /// Decodes both images of a pair at once, one on each of two threads.
+    /// Decodes both images of a pair at once, one on each of two threads; a JPEG after with its
+    /// chroma blocks repeated (see `ChromaSubsampling`).
     private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
         let results = Locked<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
         ParallelLoop.run(iterations: 2) { index in
             let path = index == 0 ? pair.before : pair.after
-            let result = Swift.Result<RasterImage, any Error> { try PairImageReader.read(path) }
+            let result = Swift.Result<RasterImage, any Error> {
+                try PairImageReader.read(path, replicatingChroma: index == 1)
+            }
             results.withLock { $0[index] = result }
         }
         let (before, after) = results.withLock { ($0[0], $0[1]) }

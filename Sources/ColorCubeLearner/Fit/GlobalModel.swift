@@ -34,18 +34,15 @@ struct GlobalModel {
         self.values = values
     }
 
-    /// The model fitted to `tally` (see the type's energy).
-    init(tally: [ColorTally.Entry], totalWeight: UInt64) {
+    /// The model fitted to `colors` (see the type's energy).
+    init(colors: [FitColor], totalWeight: UInt64) {
         let k = Self.knots, unknowns = 3 * k
         var matrix = [Double](repeating: 0, count: unknowns * unknowns)
         var rhs = [[Double]](repeating: [Double](repeating: 0, count: unknowns), count: 3)
-        let scale = 1 / 65535.0
         var index = [Int](repeating: 0, count: 6)
         var weight = [Double](repeating: 0, count: 6)
-        for entry in tally {
-            let n = Double(entry.count)
-            let before = SIMD3(Double(entry.before.0), Double(entry.before.1), Double(entry.before.2)) * (scale / n)
-            let after = SIMD3(Double(entry.after.0), Double(entry.after.1), Double(entry.after.2)) * (scale / n)
+        for color in colors {
+            let n = color.weight, before = color.before, after = color.after
             Self.basis(before, index: &index, weight: &weight)
             for a in 0..<6 {
                 let wa = n * weight[a]
