@@ -184,7 +184,13 @@ public final class LookLearner {
 
     /// Share of the (size-1)^3 cells holding at least one before colour.
     private func coverage(size: Int) -> Double {
-        let cellsPerAxis = size - 1
+        let occupied = occupiedCells(perAxis: size - 1)
+        return Double(occupied.reduce(0) { $0 + ($1 ? 1 : 0) }) / Double(occupied.count)
+    }
+
+    /// Whether each of `cellsPerAxis`^3 cells of the unit cube (red fastest) holds a before colour.
+    func occupiedCells(perAxis cellsPerAxis: Int) -> [Bool] {
+        let size = cellsPerAxis + 1
         var occupied = [Bool](repeating: false, count: cellsPerAxis * cellsPerAxis * cellsPerAxis)
         for entry in tally.entries {
             let n = Double(entry.count) * 65535
@@ -192,6 +198,6 @@ public final class LookLearner {
             let node = CellPosition(color, size: size).node
             occupied[node.x + cellsPerAxis * (node.y + cellsPerAxis * node.z)] = true
         }
-        return Double(occupied.reduce(0) { $0 + ($1 ? 1 : 0) }) / Double(occupied.count)
+        return occupied
     }
 }
