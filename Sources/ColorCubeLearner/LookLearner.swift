@@ -51,6 +51,8 @@ public final class LookLearner {
     static let sampleBudget = 1 << 21
 
     private let tally = ColorTally()
+    /// Pairs whose after stores chroma per block.
+    private var chromaBlocks = ChromaBlocks()
     /// Each pair's noise variance times its pixels, summed.
     private var noiseVariancePixels = 0.0
     private var samples: [PairSamples] = []
@@ -68,8 +70,12 @@ public final class LookLearner {
     /// Adds one pair: the photo before the edit and after it, of the same pixel size, each 8 or
     /// 16 bits, RGB or RGBA (the two may differ in depth and channels).
     /// - Parameter name: names the pair in the report and in errors.
+    /// - Parameter afterChroma: the after's chroma blocks, when it was decoded with each block's
+    ///   chroma repeated over its pixels (see `ChromaSubsampling`); its chroma is then fitted per
+    ///   block. nil fits every pixel's colour as it is.
     /// - Throws: `LearnError.sizeMismatch` when the pixel sizes differ.
-    public func add(before: PixelBuffer, after: PixelBuffer, name: String? = nil) throws(LearnError) {
+    public func add(before: PixelBuffer, after: PixelBuffer, name: String? = nil,
+                    afterChroma: ChromaSubsampling? = nil) throws(LearnError) {
         let name = name ?? "pair \(pairCount + 1)"
         guard before.width == after.width, before.height == after.height else {
             throw .sizeMismatch(before: name + " (before)", beforeWidth: before.width, beforeHeight: before.height,
@@ -77,7 +83,11 @@ public final class LookLearner {
         }
         let noise = PairNoise.measure(before: before, after: after).deviation
         let pixelsBefore = tally.pixels
-        tally.add(before: before, after: after, weights: FlatnessWeights(noise: noise))
+        let weights = FlatnessWeights(noise: noise)
+        tally.add(before: before, after: after, weights: weights)
+        if let afterChroma {
+            chromaBlocks.add(before: before, after: after, subsampling: afterChroma, tally: tally, weights: weights)
+        }
         noiseVariancePixels += noise * noise * Double(tally.pixels - pixelsBefore)
         let kept = PairSamples(name: name, before: before, after: after)
         keptSamples += kept.samples.count
@@ -102,11 +112,17 @@ public final class LookLearner {
         guard smoothness.isFinite, smoothness >= 0 else { throw .invalidSmoothness(smoothness) }
         guard tally.pixels > 0 else { throw .noPixels }
         let used = effectiveSmoothness(smoothness)
-        let entries = tally.entries
-        let model = prior == .globalModel ? GlobalModel(tally: entries, totalWeight: tally.totalWeight) : .identity
-        let solution = LatticeSolver.solve(tally: entries, totalWeight: tally.totalWeight, size: size,
-                                           smoothness: used, prior: model)
+        let measured = FitColor.colors(of: tally.entries)
+        var colors = measured
+        var solution = solve(colors, size: size, smoothness: used)
         lastIterations = [solution.iterations]
+        if !chromaBlocks.isEmpty {
+            for _ in 1..<ChromaBlocks.rounds {
+                chromaBlocks.retarget(&colors, measured: measured, predicted: colors.map { solution.value(at: $0.before) })
+                solution = solve(colors, size: size, smoothness: used)
+                lastIterations.append(solution.iterations)
+            }
+        }
         lastSmoothness = used
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
@@ -124,6 +140,13 @@ public final class LookLearner {
         }
     }
 
+    /// One fit of `colors`, with the prior model fitted to the same colours.
+    private func solve(_ colors: [FitColor], size: Int, smoothness: Double) -> LatticeSolver.Solution {
+        let model = prior == .globalModel ? GlobalModel(colors: colors, totalWeight: tally.totalWeight) : .identity
+        return LatticeSolver.solve(colors: colors, totalWeight: tally.totalWeight, size: size, smoothness: smoothness,
+                                   prior: model)
+    }
+
     /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
     /// the pairs' pixels; 0 for exports without loss.
     public var afterNoise: Double {
@@ -137,8 +160,8 @@ public final class LookLearner {
         smoothness + noiseSmoothness * afterNoise * afterNoise
     }
 
-    /// Conjugate-gradient iterations of the last fit (one count: the multigrid-preconditioned
-    /// solve on the requested size).
+    /// Conjugate-gradient iterations of the last fit: one count per solve on the requested size
+    /// (one solve, or `ChromaBlocks.rounds` when an after stores chroma per block).
     public private(set) var lastIterations: [Int] = []
     /// The smoothness the last fit used (`effectiveSmoothness` of the one asked for).
     public private(set) var lastSmoothness = LookLearner.defaultSmoothness
@@ -161,7 +184,13 @@ public final class LookLearner {
 
     /// Share of the (size-1)^3 cells holding at least one before colour.
     private func coverage(size: Int) -> Double {
-        let cellsPerAxis = size - 1
+        let occupied = occupiedCells(perAxis: size - 1)
+        return Double(occupied.reduce(0) { $0 + ($1 ? 1 : 0) }) / Double(occupied.count)
+    }
+
+    /// Whether each of `cellsPerAxis`^3 cells of the unit cube (red fastest) holds a before colour.
+    func occupiedCells(perAxis cellsPerAxis: Int) -> [Bool] {
+        let size = cellsPerAxis + 1
         var occupied = [Bool](repeating: false, count: cellsPerAxis * cellsPerAxis * cellsPerAxis)
         for entry in tally.entries {
             let n = Double(entry.count) * 65535
@@ -169,6 +198,6 @@ public final class LookLearner {
             let node = CellPosition(color, size: size).node
             occupied[node.x + cellsPerAxis * (node.y + cellsPerAxis * node.z)] = true
         }
-        return Double(occupied.reduce(0) { $0 + ($1 ? 1 : 0) }) / Double(occupied.count)
+        return occupied
     }
 }

@@ -119,6 +119,11 @@ static int copy_markers(ccjpeg_reader *reader) {
 }
 
 int ccjpeg_reader_open(const char *path, ccjpeg_reader **out, ccjpeg_info *info, char *message) {
+    return ccjpeg_reader_open_replicating(path, out, info, 0, message);
+}
+
+int ccjpeg_reader_open_replicating(const char *path, ccjpeg_reader **out, ccjpeg_info *info, int replicate_chroma,
+                                   char *message) {
     *out = NULL;
     memset(info, 0, sizeof(*info));
     ccjpeg_reader *reader = calloc(1, sizeof(ccjpeg_reader));
@@ -160,6 +165,9 @@ int ccjpeg_reader_open(const char *path, ccjpeg_reader **out, ccjpeg_info *info,
     }
     reader->cinfo.out_color_space = JCS_RGB;
     reader->cinfo.dct_method = JDCT_ISLOW;
+    if (replicate_chroma) {
+        reader->cinfo.do_fancy_upsampling = FALSE;
+    }
     jpeg_start_decompress(&reader->cinfo);
 
     info->width = reader->cinfo.output_width;

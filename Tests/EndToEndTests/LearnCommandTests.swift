@@ -55,6 +55,22 @@ import Testing
         #expect(try PNGFile.read(path: scratch.file("look.png")).width == 64)
     }
 
+    @Test func theReportPictureShowsEachPairAndTheCoverage() throws {
+        let scratch = try Scratch()
+        try Self.folders(scratch)
+        let result = try CommandRunner.run(["learn", scratch.file("before"), scratch.file("after"), "-o", scratch.file("look.cube"),
+                                            "--report", scratch.file("report.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let picture = try PNGFile.read(path: scratch.file("report.png"))
+        // Thumbnails halved to 160x106 (the photos are 320x213), four to a row; the
+        // coverage strip, 8 tiles of 96 pixels 4 apart, sets the width: 8 + 796 + 8.
+        #expect(picture.width == 812)
+        #expect(picture.height == 8 + 2 * (106 + 8) + 12 + 8 + 96 + 8)
+        let bad = try CommandRunner.run(["learn", "a.png", "b.png", "-o", scratch.file("look.cube"), "--report", scratch.file("r.txt")])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("must name a .png file"))
+    }
+
     @Test func pairsOfDifferentSizesAreAnErrorAndNothingIsWritten() throws {
         let scratch = try Scratch()
         let result = try CommandRunner.run(["learn", Self.samples + "/coffee.png", Self.samples + "/astronaut.png",

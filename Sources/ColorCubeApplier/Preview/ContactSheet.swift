@@ -108,13 +108,13 @@ public struct ContactSheet: Sendable {
         return String(upper.prefix(max(0, fits - 2))) + ".."
     }
 
-    /// An 8-bit RGB drawing surface.
-    struct Canvas {
-        let width: Int
-        let height: Int
-        var samples: [UInt8]
+    /// An 8-bit RGB drawing surface (also the learner's report picture's).
+    package struct Canvas {
+        package let width: Int
+        package let height: Int
+        package var samples: [UInt8]
 
-        init(width: Int, height: Int, fill: SIMD3<UInt8>) {
+        package init(width: Int, height: Int, fill: SIMD3<UInt8>) {
             self.width = width
             self.height = height
             samples = [UInt8](repeating: 0, count: width * height * 3)
@@ -126,7 +126,7 @@ public struct ContactSheet: Sendable {
         }
 
         /// Copies an 8-bit RGB image with its top left corner at (x, y), clipped to the canvas.
-        mutating func paste(_ image: RasterImage, x: Int, y: Int) {
+        package mutating func paste(_ image: RasterImage, x: Int, y: Int) {
             guard case .eight(let source) = image.pixels, image.channels == 3 else { return }
             for row in 0..<image.height where (0..<height).contains(y + row) {
                 for column in 0..<image.width where (0..<width).contains(x + column) {
@@ -140,7 +140,7 @@ public struct ContactSheet: Sendable {
         }
 
         /// Draws `text` with its top left corner at (x, y), each font pixel a `scale` x `scale` square.
-        mutating func draw(_ text: String, x: Int, y: Int, scale: Int, color: SIMD3<UInt8>) {
+        package mutating func draw(_ text: String, x: Int, y: Int, scale: Int, color: SIMD3<UInt8>) {
             for (index, character) in text.enumerated() {
                 let left = x + index * BitmapFont.advance * scale
                 for fy in 0..<BitmapFont.glyphHeight {
@@ -151,7 +151,8 @@ public struct ContactSheet: Sendable {
             }
         }
 
-        private mutating func fill(x: Int, y: Int, size: Int, color: SIMD3<UInt8>) {
+        /// Fills a `size` x `size` square with its top left corner at (x, y), clipped to the canvas.
+        package mutating func fill(x: Int, y: Int, size: Int, color: SIMD3<UInt8>) {
             for py in y..<(y + size) where (0..<height).contains(py) {
                 for px in x..<(x + size) where (0..<width).contains(px) {
                     let d = 3 * (py * width + px)

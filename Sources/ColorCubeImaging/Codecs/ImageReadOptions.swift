@@ -5,6 +5,11 @@ public struct ImageReadOptions: Sendable, Equatable {
     /// The largest width x height a decoder accepts. It is checked against the header before any
     /// pixel buffer is allocated, so a hostile header costs nothing.
     public var pixelLimit: Int
+    /// JPEG only: each stored chroma sample is repeated over the 2x2 (4:2:0) or 2x1 (4:2:2) block of
+    /// pixels it covers instead of interpolated between blocks, so each block decodes with its
+    /// chroma exactly as stored (`metadata.jpegSubsampling` gives the block). For a reader that
+    /// models the subsampling itself, as `learn` does; pictures look blockier. Default false.
+    public var replicatesChroma = false
 
     /// `PixelLimit.defaultMaxPixels`, 500 million pixels: over ten times a 45 Mpx camera's frame,
     /// and at most 4 GB decoded (16-bit RGBA).

@@ -18,13 +18,16 @@ public enum JPEGFile {
     ///   not decode (CMYK, 12-bit); `.notAnImage` when it does not start like a JPEG; `.corrupt` when
     ///   the data is damaged or truncated (libjpeg's "premature end" warnings count as errors here,
     ///   never a grey fill). Each names `path`.
-    /// - Parameter options: the pixel limit, checked against the header before any allocation.
+    /// - Parameter options: the pixel limit, checked against the header before any allocation, and
+    ///   whether chroma is replicated over its blocks rather than interpolated.
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError) -> RasterImage {
         var info = ccjpeg_info()
         var message = MessageBuffer()
         var reader: OpaquePointer?
         defer { ccjpeg_reader_close(reader) }
-        let opened = message.withPointer { ccjpeg_reader_open(path, &reader, &info, $0) }
+        let opened = message.withPointer {
+            ccjpeg_reader_open_replicating(path, &reader, &info, options.replicatesChroma ? 1 : 0, $0)
+        }
         guard opened == CCJPEG_OK, let reader else {
             throw openError(status: opened, path: path, message: message.text)
         }

@@ -26,17 +26,24 @@ public enum LookFileLearner {
     /// once), summed by colour and dropped before the next is read.
     /// - Parameter size: lattice points per axis; nil takes `defaultSize(for:)`.
     /// - Parameter prior: what unseen colours are pulled towards (see `LookLearner.Prior`).
+    /// - Parameter reportPicture: where to write the report picture (PNG, see `ReportPicture`), written
+    ///   atomically after the look; nil writes none.
     /// - Throws: `LearnError` (pairing, different pixel sizes: checked before anything is
     ///   written), `ImageError` for an unreadable image, `ConversionError` when the format cannot
     ///   hold the size, `SafetyError` when `output` is an input. Nothing is written on failure.
     public static func learn(before: String, after: String, output: String, format: any LUTFileFormat,
                              size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness,
-                             prior: LookLearner.Prior = .globalModel) throws -> Result {
+                             prior: LookLearner.Prior = .globalModel, reportPicture: String? = nil) throws -> Result {
         let size = size ?? defaultSize(for: format)
         guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
         try format.validate(size: size, bitDepth: nil, path: output)
         let pairs = try ImagePairs.find(before: before, after: after)
-        try OutputSafety.refuseOverwritingInput(output: output, inputs: pairs.pairs.flatMap { [$0.before, $0.after] })
+        let inputs = pairs.pairs.flatMap { [$0.before, $0.after] }
+        try OutputSafety.refuseOverwritingInput(output: output, inputs: inputs)
+        if let reportPicture {
+            try OutputSafety.refuseOverwritingInput(output: reportPicture, inputs: inputs + [output])
+        }
+        var picture = ReportPicture()
         let learner = LookLearner()
         learner.prior = prior
         for pair in pairs.pairs {
@@ -46,20 +53,34 @@ public enum LookFileLearner {
                                               beforeHeight: beforeImage.height, after: pair.after,
                                               afterWidth: afterImage.width, afterHeight: afterImage.height)
             }
-            try learner.add(before: buffer(beforeImage), after: buffer(afterImage), name: pair.name)
+            let blocks = afterImage.metadata.jpegSubsampling.flatMap {
+                ChromaSubsampling(horizontal: $0.horizontal, vertical: $0.vertical)
+            }
+            let beforeBuffer = try buffer(beforeImage), afterBuffer = try buffer(afterImage)
+            try learner.add(before: beforeBuffer, after: afterBuffer, name: pair.name, afterChroma: blocks)
+            if reportPicture != nil { picture.add(before: beforeBuffer, after: afterBuffer) }
         }
         let cube = try learner.fit(size: size, smoothness: smoothness)
         let report = learner.report(for: cube)
         try LUTWriter.write(cube, format: format, to: output, title: FilePath.stem(output))
+        if let reportPicture {
+            let image = picture.render(cube: cube, occupied: learner.occupiedCells(perAxis: ReportPicture.cellsPerAxis))
+            try AtomicFile.write(to: reportPicture) { temporary in
+                try PNGFile.write(image, to: temporary, displayPath: reportPicture)
+            }
+        }
         return Result(pairs: pairs, cube: cube, report: report, iterations: learner.lastIterations)
     }
 
-    /// Decodes both images of a pair at once, one on each of two threads.
+    /// Decodes both images of a pair at once, one on each of two threads; a JPEG after with its
+    /// chroma blocks repeated (see `ChromaSubsampling`).
     private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
         let results = Locked<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
         ParallelLoop.run(iterations: 2) { index in
             let path = index == 0 ? pair.before : pair.after
-            let result = Swift.Result<RasterImage, any Error> { try PairImageReader.read(path) }
+            let result = Swift.Result<RasterImage, any Error> {
+                try PairImageReader.read(path, replicatingChroma: index == 1)
+            }
             results.withLock { $0[index] = result }
         }
         let (before, after) = results.withLock { ($0[0], $0[1]) }

@@ -7,8 +7,12 @@ import ColorCubeImaging
 enum PairImageReader {
     /// Decodes `path` (recognised by content) and brings it to sRGB.
     /// - Throws: `ImageError` naming the file.
-    static func read(_ path: String) throws -> RasterImage {
-        var image = try ImageApplier.read(path).image
+    /// - Parameter replicatingChroma: a JPEG is decoded with each chroma block repeated over its
+    ///   pixels (`ImageReadOptions.replicatesChroma`), for an after whose blocks the fit models.
+    static func read(_ path: String, replicatingChroma: Bool = false) throws -> RasterImage {
+        var options = ImageReadOptions()
+        options.replicatesChroma = replicatingChroma
+        var image = try ImageApplier.read(path, options: options).image
         try ColorConversion.convertToSRGB(&image, path: path)
         return image
     }

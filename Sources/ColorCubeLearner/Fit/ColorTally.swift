@@ -62,6 +62,13 @@ final class ColorTally: @unchecked Sendable {
         keys.deallocate()
     }
 
+    /// The index in `entries` of the 8-bit colour `key` (red | green << 8 | blue << 16), nil if
+    /// it was never tallied.
+    func entryIndex(key: Int) -> Int? {
+        let slot = Int(slots[key])
+        return slot > 0 ? slot - 1 : nil
+    }
+
     /// The entries, in the order their colours first appeared.
     var entries: [Entry] { Array(UnsafeBufferPointer(start: storage, count: count)) }
 
@@ -146,18 +153,8 @@ final class ColorTally: @unchecked Sendable {
             let key = r8 | g8 << 8 | b8 << 16
             var w = FlatnessWeights.full
             if weighted {
-                var spread = 0
-                @inline(__always) func compare(_ neighbour: Int) {
-                    let ni = neighbour &* bs
-                    spread = max(spread, abs(B.code8(b[ni]) &- r8), abs(B.code8(b[ni &+ 1]) &- g8),
-                                 abs(B.code8(b[ni &+ 2]) &- b8))
-                }
-                let x = pixel % width
-                if x > 0 { compare(pixel &- 1) }
-                if x &+ 1 < width { compare(pixel &+ 1) }
-                if pixel >= width { compare(pixel &- width) }
-                if pixel &+ width < last { compare(pixel &+ width) }
-                w = table[spread]
+                w = table[FlatnessWeights.spread(b, channels: bs, pixel: pixel, width: width, pixels: last,
+                                                 code: (r8, g8, b8))]
             }
             var slot = Int(slots[key])
             if slot == 0 {

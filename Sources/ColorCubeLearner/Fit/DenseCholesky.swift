@@ -1,20 +1,29 @@
-/// The exact solve at the bottom of the multigrid cycle: a small lattice operator (at most 5^3
-/// nodes) written out as a dense matrix and factored once as L L^T.
+/// A dense symmetric positive definite system factored once as L L^T, then solved for any number
+/// of right-hand sides (three channels at once, in SIMD4 lanes): the exact solve at the bottom of
+/// the multigrid cycle (a small lattice operator, at most 5^3 nodes, written out) and the global
+/// model's curves (`GlobalModel`).
 ///
-/// The matrix is symmetric positive definite in exact arithmetic (the ridge sees to it); a pivot
-/// that rounding leaves at zero or below drops its unknown (solved as zero) rather than dividing
-/// by it.
+/// The matrix is symmetric positive definite in exact arithmetic (a ridge sees to it in both
+/// uses); a pivot that rounding leaves at zero or below drops its unknown (solved as zero) rather
+/// than dividing by it.
 struct DenseCholesky {
-    private let grid: LatticeGrid
     private let count: Int
     /// Lower triangle, row-major, count x count.
-    private var factor: [Double]
-    /// Storage slot of each unknown, in `forEachNode` order.
+    private let factor: [Double]
+    /// Storage slot of each unknown in a lattice vector, in `forEachNode` order (empty when the
+    /// system was given as a matrix).
     private let slots: [Int]
 
+    /// Factors `matrix` (count x count, row-major; only its lower triangle is read).
+    init(matrix: [Double], count: Int) {
+        self.count = count
+        slots = []
+        factor = Self.factored(matrix, count: count)
+    }
+
+    /// Writes out the lattice operator `op` as a dense matrix and factors it.
     init(_ op: LatticeOperator) {
         let grid = op.grid
-        self.grid = grid
         var slots: [Int] = []
         var positions: [(Int, Int, Int)] = []
         grid.forEachNode { slot, r, g, b in
@@ -22,8 +31,6 @@ struct DenseCholesky {
             positions.append((r, g, b))
         }
         let count = slots.count
-        self.count = count
-        self.slots = slots
         var a = [Double](repeating: 0, count: count * count)
         let unit = Vector(grid.slotCount)
         defer { unit.deallocate() }
@@ -37,6 +44,13 @@ struct DenseCholesky {
                 unit[slots[column]] = .zero
             }
         }
+        self.count = count
+        self.slots = slots
+        factor = Self.factored(a, count: count)
+    }
+
+    private static func factored(_ matrix: [Double], count: Int) -> [Double] {
+        var a = matrix
         for j in 0..<count {
             var pivot = a[j * count + j]
             for k in 0..<j { pivot -= a[j * count + k] * a[j * count + k] }
@@ -48,14 +62,14 @@ struct DenseCholesky {
                 a[i * count + j] = root > 0 ? sum / root : 0
             }
         }
-        factor = a
+        return a
     }
 
-    /// x = A^-1 b on the three channels (ghost slots of x untouched).
-    func solve(_ b: Vector, into x: Vector) {
+    /// A^-1 b for the right-hand sides in the lanes of `b` (one entry per unknown).
+    func solve(_ b: [SIMD4<Double>]) -> [SIMD4<Double>] {
         var y = [SIMD4<Double>](repeating: .zero, count: count)
         for i in 0..<count {
-            var sum = b[slots[i]]
+            var sum = b[i]
             for k in 0..<i { sum -= factor[i * count + k] * y[k] }
             let d = factor[i * count + i]
             y[i] = d > 0 ? sum / d : .zero
@@ -66,6 +80,13 @@ struct DenseCholesky {
             let d = factor[i * count + i]
             y[i] = d > 0 ? sum / d : .zero
         }
-        for i in 0..<count { x[slots[i]] = y[i] }
+        return y
+    }
+
+    /// x = A^-1 b on the three channels of a lattice vector (ghost slots of x untouched); for a
+    /// system made from a `LatticeOperator`.
+    func solve(_ b: Vector, into x: Vector) {
+        let solution = solve(slots.map { b[$0] })
+        for i in 0..<count { x[slots[i]] = solution[i] }
     }
 }

@@ -29,6 +29,26 @@ struct FlatnessWeights: Sendable {
         })
     }
 
+    /// The largest difference (8-bit codes, over channels) between pixel `pixel` of the before
+    /// image `b` (`channels` samples per pixel, `width` per row, `pixels` in all), whose 8-bit
+    /// code is `code`, and its four neighbours: the index into `table`.
+    @inline(__always)
+    static func spread<B: LearnSample>(_ b: UnsafePointer<B>, channels: Int, pixel: Int, width: Int, pixels: Int,
+                                       code: (Int, Int, Int)) -> Int {
+        var spread = 0
+        @inline(__always) func compare(_ neighbour: Int) {
+            let ni = neighbour &* channels
+            spread = max(spread, abs(B.code8(b[ni]) &- code.0), abs(B.code8(b[ni &+ 1]) &- code.1),
+                         abs(B.code8(b[ni &+ 2]) &- code.2))
+        }
+        let x = pixel % width
+        if x > 0 { compare(pixel &- 1) }
+        if x &+ 1 < width { compare(pixel &+ 1) }
+        if pixel >= width { compare(pixel &- width) }
+        if pixel &+ width < pixels { compare(pixel &+ width) }
+        return spread
+    }
+
     private init(table: [UInt64]) {
         self.table = table
     }

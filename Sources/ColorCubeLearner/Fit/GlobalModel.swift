@@ -16,7 +16,7 @@
 /// each curve|^2 + eps |curves - identity|^2: the scale (knots-1)^3 makes mu the integral of the
 /// squared second derivative, the tiny eps settles the constants the three curves of a channel
 /// share (and any curve the photos do not touch) towards the identity. One dense
-/// (3 knots)^2 system solved by Cholesky, the three output channels sharing its matrix.
+/// (3 knots)^2 system solved by `DenseCholesky`, the three output channels sharing its matrix.
 struct GlobalModel {
     static let knots = 17
     static let curvature = 1e-5
@@ -34,18 +34,15 @@ struct GlobalModel {
         self.values = values
     }
 
-    /// The model fitted to `tally` (see the type's energy).
-    init(tally: [ColorTally.Entry], totalWeight: UInt64) {
+    /// The model fitted to `colors` (see the type's energy).
+    init(colors: [FitColor], totalWeight: UInt64) {
         let k = Self.knots, unknowns = 3 * k
         var matrix = [Double](repeating: 0, count: unknowns * unknowns)
         var rhs = [[Double]](repeating: [Double](repeating: 0, count: unknowns), count: 3)
-        let scale = 1 / 65535.0
         var index = [Int](repeating: 0, count: 6)
         var weight = [Double](repeating: 0, count: 6)
-        for entry in tally {
-            let n = Double(entry.count)
-            let before = SIMD3(Double(entry.before.0), Double(entry.before.1), Double(entry.before.2)) * (scale / n)
-            let after = SIMD3(Double(entry.after.0), Double(entry.after.1), Double(entry.after.2)) * (scale / n)
+        for color in colors {
+            let n = color.weight, before = color.before, after = color.after
             Self.basis(before, index: &index, weight: &weight)
             for a in 0..<6 {
                 let wa = n * weight[a]
@@ -69,7 +66,9 @@ struct GlobalModel {
         for channel in 0..<3 {
             for i in 0..<unknowns { rhs[channel][i] = rhs[channel][i] * perPixel + Self.ridge * identity[channel][i] }
         }
-        values = Self.solve(matrix, rhs, count: unknowns)
+        let packed = (0..<unknowns).map { SIMD4(rhs[0][$0], rhs[1][$0], rhs[2][$0], 0) }
+        let solution = DenseCholesky(matrix: matrix, count: unknowns).solve(packed)
+        values = (0..<3).map { channel in solution.map { $0[channel] } }
     }
 
     /// The model's colour for `color` (alpha lane 0). Called once per tally colour, so it
@@ -106,38 +105,6 @@ struct GlobalModel {
             index[2 * channel + 1] = channel * knots + lower + 1
             weight[2 * channel] = 1 - fraction
             weight[2 * channel + 1] = fraction
-        }
-    }
-
-    /// Solves the symmetric positive definite `matrix` (the ridge makes it so) for three
-    /// right-hand sides by Cholesky; a pivot rounding leaves at zero drops its unknown.
-    private static func solve(_ matrix: [Double], _ rhs: [[Double]], count: Int) -> [[Double]] {
-        var a = matrix
-        for j in 0..<count {
-            var pivot = a[j * count + j]
-            for p in 0..<j { pivot -= a[j * count + p] * a[j * count + p] }
-            let root = pivot > 0 ? pivot.squareRoot() : 0
-            a[j * count + j] = root
-            for i in (j + 1)..<max(count, j + 1) {
-                var sum = a[i * count + j]
-                for p in 0..<j { sum -= a[i * count + p] * a[j * count + p] }
-                a[i * count + j] = root > 0 ? sum / root : 0
-            }
-        }
-        return rhs.map { b in
-            var y = [Double](repeating: 0, count: count)
-            for i in 0..<count {
-                var sum = b[i]
-                for p in 0..<i { sum -= a[i * count + p] * y[p] }
-                y[i] = a[i * count + i] > 0 ? sum / a[i * count + i] : 0
-            }
-            var x = [Double](repeating: 0, count: count)
-            for i in stride(from: count - 1, through: 0, by: -1) {
-                var sum = y[i]
-                for p in (i + 1)..<max(count, i + 1) { sum -= a[p * count + i] * x[p] }
-                x[i] = a[i * count + i] > 0 ? sum / a[i * count + i] : 0
-            }
-            return x
         }
     }
 }

@@ -34,6 +34,20 @@ enum LatticeSolver {
         var grid: LatticeGrid
         /// Conjugate-gradient iterations on the requested size.
         var iterations: Int
+
+        /// The lattice's trilinear interpolation at `color`, as the engine computes it.
+        func value(at color: SIMD3<Double>) -> SIMD3<Double> {
+            let position = CellPosition(color, size: grid.size)
+            let base = grid.slot(position.node.x, position.node.y, position.node.z)
+            let low = 1 - position.fraction, f = position.fraction
+            var sum = SIMD4<Double>.zero
+            for corner in 0..<8 {
+                let weight = (corner & 1 != 0 ? f.x : low.x) * (corner & 2 != 0 ? f.y : low.y)
+                    * (corner & 4 != 0 ? f.z : low.z)
+                sum += weight * values[base + grid.offset(corner & 1, corner >> 1 & 1, corner >> 2 & 1)]
+            }
+            return SIMD3(sum.x, sum.y, sum.z)
+        }
     }
 
     static let ridge = 1e-9
@@ -42,13 +56,13 @@ enum LatticeSolver {
     /// 1e-6, 0.05 at 1e-5); 1e-7 takes 22 iterations there, 1e-6 17.
     static let tolerance = 1e-7
 
-    static func solve(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, smoothness: Double,
+    static func solve(colors: [FitColor], totalWeight: UInt64, size: Int, smoothness: Double,
                       prior: GlobalModel = .identity) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
         // The levels' data terms are independent sums over the tally: built side by side.
         let built = Locked<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
         ParallelLoop.run(iterations: sizes.count) { index in
-            let equations = NormalEquations(tally: tally, totalWeight: totalWeight, size: sizes[index],
+            let equations = NormalEquations(colors: colors, totalWeight: totalWeight, size: sizes[index],
                                             base: index == 0 ? prior : .identity)
             built.withLock { $0[index] = equations }
         }

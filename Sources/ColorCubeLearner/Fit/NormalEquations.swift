@@ -24,21 +24,20 @@ struct NormalEquations {
         return (dr + 1) + 3 * (dg + 1) + 9 * (db + 1)
     }
 
-    init(tally: [ColorTally.Entry], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
+    init(colors: [FitColor], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
         let grid = LatticeGrid(size: size)
         self.grid = grid
         var matrix = [Double](repeating: 0, count: grid.slotCount * 27)
         var rhs = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
         var shift = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
         var shiftWeight = [Double](repeating: 0, count: grid.slotCount)
-        let scale = 1 / 65535.0
         let corners = (0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) }
         let stencil = Self.cornerStencil
         var weights = [Double](repeating: 0, count: 8)
-        for entry in tally {
-            let n = Double(entry.count)
-            let before = SIMD3(Double(entry.before.0), Double(entry.before.1), Double(entry.before.2)) * (scale / n)
-            let after = SIMD4(Double(entry.after.0), Double(entry.after.1), Double(entry.after.2), 0) * (scale / n)
+        for color in colors {
+            let n = color.weight
+            let before = color.before
+            let after = SIMD4(color.after, 0)
             let position = CellPosition(before, size: size)
             let node = position.node
             let low = 1 - position.fraction, f = position.fraction

@@ -34,6 +34,9 @@ extension ColorCubeCommand {
         @Option(help: "Weight of the smoothness penalty on second differences (default \(LookLearner.defaultSmoothness); noisy afters such as JPEG exports add to it).")
         var smoothness: Double = LookLearner.defaultSmoothness
 
+        @Option(help: "Also write a PNG showing, for each pair, the before, the after, the learned look on the before and a heat map of the error, and which colours the pairs cover.")
+        var report: String?
+
         @Option(help: ArgumentHelp("What colours the photos do not show are pulled towards: global (curves and colour mixing fitted to the pairs) or lines (straight lines, the first learner's prior).", visibility: .hidden))
         var prior: String = LookLearner.Prior.globalModel.rawValue
 
@@ -48,6 +51,9 @@ extension ColorCubeCommand {
             if let size, !LearnError.sizeRange.contains(size) {
                 throw ValidationError("invalid --size \(size); use 2 to 65 points per axis")
             }
+            if let report, !report.lowercased().hasSuffix(".png") {
+                throw ValidationError("--report \(report) must name a .png file")
+            }
             guard smoothness.isFinite, smoothness >= 0 else {
                 throw ValidationError("invalid --smoothness \(smoothness); use 0 or more")
             }
@@ -58,7 +64,8 @@ extension ColorCubeCommand {
                 let format = LUTFormats.all.forPath(output) ?? CubeTextFormat()
                 let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
                                                        size: size, smoothness: smoothness,
-                                                       prior: LookLearner.Prior(rawValue: prior) ?? .globalModel)
+                                                       prior: LookLearner.Prior(rawValue: prior) ?? .globalModel,
+                                                       reportPicture: report)
                 LearnSummary.print(result, output: output)
             }
         }
