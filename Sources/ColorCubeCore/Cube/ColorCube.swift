@@ -43,6 +43,36 @@ public struct ColorCube: Sendable, Equatable, CubeTable {
         setColors { r, g, b in transform(SIMD3(Float(r), Float(g), Float(b)) / last) }
     }
 
+    /// Samples `transform` in Float64 at every lattice node, blue planes spread across all cores;
+    /// alpha is 1. For transforms that cost enough per node to be worth the threads (baking a
+    /// chain, inverting a 3D LUT).
+    /// - Parameter transform: maps node (r, g, b) / (size - 1) to an output colour.
+    /// - Throws: `CubeError.invalidSize` when `size` is outside 2...256.
+    public static func sampledInParallel(size: Int, _ transform: @Sendable (SIMD3<Double>) -> SIMD3<Double>)
+        throws(CubeError) -> ColorCube {
+        guard sizeRange.contains(size) else { throw .invalidSize(size) }
+        let last = Double(size - 1)
+        let planeSize = size * size
+        var values = [Float](repeating: 1, count: size * planeSize * 4)
+        values.withUnsafeMutableBufferPointer { values in
+            guard let base = values.baseAddress else { return }
+            let shared = DisjointRegions(base, itemStride: 4 * planeSize)
+            ParallelLoop.run(iterations: size) { b in
+                var pointer = shared.start(of: b..<(b + 1))
+                for g in 0..<size {
+                    for r in 0..<size {
+                        let output = transform(SIMD3(Double(r), Double(g), Double(b)) / last)
+                        pointer[0] = Float(output.x)
+                        pointer[1] = Float(output.y)
+                        pointer[2] = Float(output.z)
+                        pointer += 4
+                    }
+                }
+            }
+        }
+        return try ColorCube(size: size, values: values)
+    }
+
     /// Copies any table into Float32 storage (a `ColorCube` is taken as it is: its storage is
     /// shared, not copied).
     public init(_ table: some CubeTable) {

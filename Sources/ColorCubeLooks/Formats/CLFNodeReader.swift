@@ -313,9 +313,9 @@ struct CLFNodeReader {
             switch (minIn, maxIn, minOut, maxOut) {
             case let (minIn?, maxIn?, minOut?, maxOut?):
                 return try RangeOp(from: minIn, maxIn, to: minOut, maxOut, clamps: style == "clamp")
-            case let (minIn?, nil, minOut?, nil):
+            case let (_?, nil, minOut?, nil):
                 return try RangeOp(lower: minOut)
-            case let (nil, maxIn?, nil, maxOut?):
+            case let (nil, _?, nil, maxOut?):
                 return try RangeOp(upper: maxOut)
             default:
                 throw TransformError.invalidOperation(operation: "range", reason: "it has none of minInValue, maxInValue, minOutValue, maxOutValue")

@@ -9,31 +9,11 @@ public enum TransformBaker {
     public static func bake(_ transform: Transform, size: Int) throws(TransformError) -> any CubeTable & Sendable {
         if let plain = transform.plainLattice, plain.size == size { return plain.table }
         guard ColorCube.sizeRange.contains(size) else { throw .invalidBakeSize(size) }
-        var cube: ColorCube
         do throws(CubeError) {
-            cube = try ColorCube.identity(size: size)
+            return try ColorCube.sampledInParallel(size: size) { transform.apply($0) }
         } catch {
             throw .invalidBakeSize(size)
         }
-        let last = Double(size - 1)
-        let planeSize = size * size
-        cube.withUnsafeMutableValues { values in
-            guard let base = values.baseAddress else { return }
-            let shared = DisjointRegions(base, itemStride: 4 * planeSize)
-            ParallelLoop.run(iterations: size) { b in
-                var pointer = shared.start(of: b..<(b + 1))
-                for g in 0..<size {
-                    for r in 0..<size {
-                        let output = transform.apply(SIMD3(Double(r), Double(g), Double(b)) / last)
-                        pointer[0] = Float(output.x)
-                        pointer[1] = Float(output.y)
-                        pointer[2] = Float(output.z)
-                        pointer += 4
-                    }
-                }
-            }
-        }
-        return cube
     }
 
     /// The default lattice size for baking `transform`: its largest 3D LUT's size, at least 33

@@ -70,30 +70,14 @@ public enum TransformInverter {
         let high = pointwiseMax(SIMD3(Double(range.max.x), Double(range.max.y), Double(range.max.z)), SIMD3(repeating: 1))
         let exact = TetrahedralInverse(forward)
         let seeds = SeedGrid(forward: forward, pointsPerAxis: 17)
-        var cube: ColorCube
+        let span = high - low
+        let cube: ColorCube
         do throws(CubeError) {
-            cube = try ColorCube.identity(size: size)
+            cube = try ColorCube.sampledInParallel(size: size) { position in
+                input(of: low + span * position, forward: forward, exact: exact, seeds: seeds)
+            }
         } catch {
             throw .invalidBakeSize(size)
-        }
-        let last = Double(size - 1)
-        let span = high - low
-        cube.withUnsafeMutableValues { values in
-            guard let base = values.baseAddress else { return }
-            let shared = DisjointRegions(base, itemStride: 4 * size * size)
-            ParallelLoop.run(iterations: size) { b in
-                var pointer = shared.start(of: b..<(b + 1))
-                for g in 0..<size {
-                    for r in 0..<size {
-                        let target = low + span * SIMD3(Double(r), Double(g), Double(b)) / last
-                        let x = input(of: target, forward: forward, exact: exact, seeds: seeds)
-                        pointer[0] = Float(x.x)
-                        pointer[1] = Float(x.y)
-                        pointer[2] = Float(x.z)
-                        pointer += 4
-                    }
-                }
-            }
         }
         return try LUT3DOp(table: cube, domainMin: low, domainMax: high, interpolation: forward.interpolation)
     }
