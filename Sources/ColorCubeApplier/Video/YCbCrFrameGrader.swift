@@ -71,7 +71,7 @@ public struct YCbCrFrameGrader: Sendable {
         }
     }
 
-    private func grade<Sample: FixedWidthInteger & UnsignedInteger>(_ samples: UnsafeMutablePointer<Sample>) {
+    private func grade<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ samples: UnsafeMutablePointer<Sample>) {
         let chromaWidth = format.chromaWidth(width), chromaHeight = format.chromaHeight(height)
         let planes = Planes(luma: DisjointRegions(samples),
                             blue: DisjointRegions(samples + width * height),
