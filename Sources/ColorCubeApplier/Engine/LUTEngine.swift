@@ -42,10 +42,10 @@ public final class LUTEngine: Sendable {
     ///     lately by default, every colour for long runs of frames, or none.
     ///   - stages: per-channel curves before and after the lattice (see `ChannelStages` for how
     ///     each is evaluated and its error); none by default.
-    ///   - vectorized: on x86-64 CPUs with AVX2 and FMA, run 8-bit trilinear and tetrahedral
-    ///     input through the AVX2 loops (fused multiply-adds: within one code of the portable
-    ///     loops, and equal but for a few colours in a million). False runs the portable loops
-    ///     everywhere, for comparisons.
+    ///   - vectorized: on x86-64 CPUs with AVX2 and FMA, run 8-bit and planar Float trilinear and
+    ///     tetrahedral input through the AVX2 loops (fused multiply-adds: 8-bit within one code of
+    ///     the portable loops, and equal but for a few colours in a million; Float within a few
+    ///     units in the last place). False runs the portable loops everywhere, for comparisons.
     public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
                 colorMemory: ColorMemory = .recent, stages: ChannelStages = .none, vectorized: Bool = true) {
         self.memo = ColorMemo8(colorMemory)
@@ -63,7 +63,8 @@ public final class LUTEngine: Sendable {
                   stages: stages, vectorized: vectorized)
     }
 
-    /// True when 8-bit input runs through the AVX2 loops (see `init(table:...)`'s `vectorized`).
+    /// True when 8-bit and planar Float input run through the AVX2 loops (see `init(table:...)`'s
+    /// `vectorized`).
     public var isVectorized: Bool { kernel.vector != nil }
 
     /// True when this CPU runs the AVX2 loops (x86-64 with AVX2 and FMA).
