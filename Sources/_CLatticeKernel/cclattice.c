@@ -1,6 +1,7 @@
-// See include/cclattice.h. One loop body (`run`) serves both interpolations and every
-// combination of strength mixing and output curves; the entry points call it with constants, so
-// the compiler makes one flat copy per combination.
+// See include/cclattice.h. One 8-bit loop body (`run`) serves both interpolations, every
+// combination of strength mixing and output curves, and the common layouts; the entry points
+// call it with constants, so the compiler makes one flat copy per combination. The planar Float
+// loop (`run_planar`) reuses the same per-pixel helpers.
 #include "cclattice.h"
 
 // Only the fused multiply-adds written out below: no other contraction.

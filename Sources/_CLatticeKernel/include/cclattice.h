@@ -1,5 +1,5 @@
-// The 8-bit trilinear and tetrahedral loops of ColorCubeApplier's LatticeKernel, written for
-// AVX2 + FMA and chosen at run time. It has no stable API: only ColorCubeApplier calls it, with
+// The 8-bit and planar Float trilinear and tetrahedral loops of ColorCubeApplier's
+// LatticeKernel, written for AVX2 + FMA and chosen at run time. It has no stable API: only ColorCubeApplier calls it, with
 // tables it built and owns. Trilinear fetches a cell as four 32-byte rows (a node and its red
 // neighbour) and lerps green, blue, then red; both interpolations use fused multiply-adds. So an
 // 8-bit result may differ from the Swift loops' by one code where the exact value lies within
