@@ -1,6 +1,7 @@
-// See include/cclattice.h. One loop body (`run`) serves both interpolations and every
-// combination of strength mixing and output curves; the entry points call it with constants, so
-// the compiler makes one flat copy per combination.
+// See include/cclattice.h. One 8-bit loop body (`run`) serves both interpolations, every
+// combination of strength mixing and output curves, and the common layouts; the entry points
+// call it with constants, so the compiler makes one flat copy per combination. The planar Float
+// loop (`run_planar`) reuses the same per-pixel helpers.
 #include "cclattice.h"
 
 // Only the fused multiply-adds written out below: no other contraction.
@@ -26,18 +27,22 @@ AVX2 static INLINE __m128 lerp4(__m128 a, __m128 b, __m128 t) {
     return _mm_fmadd_ps(_mm_sub_ps(b, a), t, a);
 }
 
-/// Trilinear for one pixel. Red is the fastest axis, so a node and its red neighbour are 32
+/// Trilinear for one pixel, the cell's lower corner at node `base` and the fractions read through
+/// `x`, `y`, `z`. Red is the fastest axis, so a node and its red neighbour are 32
 /// contiguous bytes: four 256-bit loads fetch the cell's eight corners as (x = 0 | x = 1) pairs.
 /// The lerps go green, then blue on both halves at once, then red between the halves: the same
 /// weighted mean as CubeSampler's red-green-blue order, rounded differently in the last bits.
-AVX2 static INLINE __m128 trilinear(const cclattice_kernel *k, cclattice_step r, cclattice_step g, cclattice_step b) {
-    const float *p = k->lattice + 4 * ((int64_t)r.offset + g.offset + b.offset);
+/// The fractions are broadcast straight from memory (one load each, no trip through a general
+/// register).
+AVX2 static INLINE __m128 trilinear(const cclattice_kernel *k, int64_t base, const float *x, const float *y,
+                                    const float *z) {
+    const float *p = k->lattice + 4 * base;
     const int64_t gs = 4 * k->green_stride, bs = 4 * k->blue_stride;
-    __m256 y = _mm256_set1_ps(g.fraction), z = _mm256_set1_ps(b.fraction);
-    __m256 near = lerp8(_mm256_loadu_ps(p), _mm256_loadu_ps(p + gs), y);
-    __m256 far = lerp8(_mm256_loadu_ps(p + bs), _mm256_loadu_ps(p + bs + gs), y);
-    __m256 both = lerp8(near, far, z);
-    return lerp4(_mm256_castps256_ps128(both), _mm256_extractf128_ps(both, 1), _mm_set1_ps(r.fraction));
+    __m256 ys = _mm256_broadcast_ss(y), zs = _mm256_broadcast_ss(z);
+    __m256 near = lerp8(_mm256_loadu_ps(p), _mm256_loadu_ps(p + gs), ys);
+    __m256 far = lerp8(_mm256_loadu_ps(p + bs), _mm256_loadu_ps(p + bs + gs), ys);
+    __m256 both = lerp8(near, far, zs);
+    return lerp4(_mm256_castps256_ps128(both), _mm256_extractf128_ps(both, 1), _mm_broadcast_ss(x));
 }
 
 static INLINE float larger(float a, float b) { return a > b ? a : b; }
@@ -46,12 +51,13 @@ static INLINE float smaller(float a, float b) { return a < b ? a : b; }
 /// Tetrahedral for one pixel: the order of the fractions picks the tetrahedron (its two inner
 /// corners from a table), weighted c000 * (1 - high) + cA * (high - middle) + cB * (middle - low)
 /// + c111 * low, as a product and three fused multiply-adds.
-AVX2 static INLINE __m128 tetrahedral(const cclattice_kernel *k, cclattice_step r, cclattice_step g, cclattice_step b) {
-    float x = r.fraction, y = g.fraction, z = b.fraction;
-    int outcome = (x > y ? 4 : 0) | (y > z ? 2 : 0) | (x > z ? 1 : 0);
-    float high = larger(x, larger(y, z)), low = smaller(x, smaller(y, z));
-    float middle = larger(smaller(x, y), smaller(larger(x, y), z));
-    const float *p = k->lattice + 4 * ((int64_t)r.offset + g.offset + b.offset);
+AVX2 static INLINE __m128 tetrahedral(const cclattice_kernel *k, int64_t base, const float *x, const float *y,
+                                      const float *z) {
+    float fx = *x, fy = *y, fz = *z;
+    int outcome = (fx > fy ? 4 : 0) | (fy > fz ? 2 : 0) | (fx > fz ? 1 : 0);
+    float high = larger(fx, larger(fy, fz)), low = smaller(fx, smaller(fy, fz));
+    float middle = larger(smaller(fx, fy), smaller(larger(fx, fy), fz));
+    const float *p = k->lattice + 4 * base;
     const float *a = p + 4 * (int64_t)k->tetrahedra[2 * outcome], *c = p + 4 * (int64_t)k->tetrahedra[2 * outcome + 1];
     const float *far = p + 4 * (k->blue_stride + k->green_stride + 1);
     __m128 out = _mm_mul_ps(_mm_load_ps(p), _mm_set1_ps(1 - high));
@@ -80,7 +86,9 @@ AVX2 static INLINE __m128 curves(const cclattice_kernel *k, __m128 value) {
     return lerp4(low, high, fraction);
 }
 
-/// The loop, one pixel at a time.
+/// The loop, one pixel at a time. `stride`, `ri`, `gi` and `bi` are constants in the copies
+/// `run_layout` makes for the four common layouts, so the samples are read at fixed offsets and
+/// a pixel is written with two stores (RGB, BGR) or one (RGBA, BGRA), not three byte extracts.
 AVX2 static INLINE void run(const cclattice_kernel *shared, const uint8_t *source, uint8_t *destination,
                             int64_t count, int64_t stride, int64_t ri, int64_t gi, int64_t bi,
                             int tetra, int mixes, int curved) {
@@ -94,12 +102,16 @@ AVX2 static INLINE void run(const cclattice_kernel *shared, const uint8_t *sourc
     const __m128 top = _mm_set1_ps(255);
     const int copies_extra = stride == 4 && source != destination;
     const int64_t extra = 6 - ri - gi - bi;
+    // Red, green, blue at 0, 1, 2, or at 2, 1, 0 (then the result's red and blue bytes swap).
+    const int in_order = ri == 0 && gi == 1 && bi == 2, reversed = ri == 2 && gi == 1 && bi == 0;
     for (int64_t i = 0; i < count; i++) {
         const uint8_t *s = source + i * stride;
         uint8_t *d = destination + i * stride;
         const uint8_t red = s[ri], green = s[gi], blue = s[bi];
-        cclattice_step r = steps[red], g = steps[256 + green], b = steps[512 + blue];
-        __m128 look = tetra ? tetrahedral(k, r, g, b) : trilinear(k, r, g, b);
+        const cclattice_step *r = steps + red, *g = steps + 256 + green, *b = steps + 512 + blue;
+        const int64_t base = (int64_t)r->offset + g->offset + b->offset;
+        __m128 look = tetra ? tetrahedral(k, base, &r->fraction, &g->fraction, &b->fraction)
+                            : trilinear(k, base, &r->fraction, &g->fraction, &b->fraction);
         if (curved) look = curves(k, look);
         __m128 out = _mm_mul_ps(look, scale);
         if (mixes) out = _mm_fmadd_ps(_mm_cvtepi32_ps(_mm_setr_epi32(red, green, blue, 0)), keep, out);
@@ -107,22 +119,50 @@ AVX2 static INLINE void run(const cclattice_kernel *shared, const uint8_t *sourc
         // converting to INT32_MIN, the saturating packs do the rest.
         __m128i ints = _mm_cvtps_epi32(_mm_min_ps(out, top));
         __m128i shorts = _mm_packs_epi32(ints, ints);
+        // 0x??BBGGRR: the top byte is the lattice's fourth lane, whatever it holds.
         uint32_t word = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(shorts, shorts));
-        if (copies_extra) d[extra] = s[extra];
-        d[ri] = (uint8_t)word;
-        d[gi] = (uint8_t)(word >> 8);
-        d[bi] = (uint8_t)(word >> 16);
+        if ((stride == 3 || stride == 4) && (in_order || reversed)) {
+            if (reversed) word = __builtin_bswap32(word) >> 8;  // 0x00RRGGBB: the bytes in memory order
+            if (stride == 3) {
+                uint16_t first = (uint16_t)word;
+                __builtin_memcpy(d, &first, 2);
+                d[2] = (uint8_t)(word >> 16);
+            } else {
+                // The fourth byte is the source's (copied, or left as it is in place).
+                uint32_t old;
+                __builtin_memcpy(&old, s, 4);
+                word = (word & 0x00FFFFFFu) | (old & 0xFF000000u);
+                __builtin_memcpy(d, &word, 4);
+            }
+        } else {
+            if (copies_extra) d[extra] = s[extra];
+            d[ri] = (uint8_t)word;
+            d[gi] = (uint8_t)(word >> 8);
+            d[bi] = (uint8_t)(word >> 16);
+        }
     }
 }
 
+/// One copy of the loop per common layout (RGB, BGR, RGBA, BGRA), and a general one.
+AVX2 static INLINE void run_layout(const cclattice_kernel *k, const uint8_t *source, uint8_t *destination,
+                                   int64_t count, int64_t stride, int64_t r, int64_t g, int64_t b,
+                                   int tetra, int mixes, int curved) {
+    const int in_order = r == 0 && g == 1 && b == 2, reversed = r == 2 && g == 1 && b == 0;
+    if (stride == 3 && in_order) run(k, source, destination, count, 3, 0, 1, 2, tetra, mixes, curved);
+    else if (stride == 3 && reversed) run(k, source, destination, count, 3, 2, 1, 0, tetra, mixes, curved);
+    else if (stride == 4 && in_order) run(k, source, destination, count, 4, 0, 1, 2, tetra, mixes, curved);
+    else if (stride == 4 && reversed) run(k, source, destination, count, 4, 2, 1, 0, tetra, mixes, curved);
+    else run(k, source, destination, count, stride, r, g, b, tetra, mixes, curved);
+}
+
 AVX2 static INLINE void run_any(const cclattice_kernel *k, const uint8_t *source, uint8_t *destination, int64_t count,
-                         int64_t stride, int64_t r, int64_t g, int64_t b, int tetra) {
+                                int64_t stride, int64_t r, int64_t g, int64_t b, int tetra) {
     if (k->curves) {
-        if (k->mixes) run(k, source, destination, count, stride, r, g, b, tetra, 1, 1);
-        else run(k, source, destination, count, stride, r, g, b, tetra, 0, 1);
+        if (k->mixes) run_layout(k, source, destination, count, stride, r, g, b, tetra, 1, 1);
+        else run_layout(k, source, destination, count, stride, r, g, b, tetra, 0, 1);
     } else {
-        if (k->mixes) run(k, source, destination, count, stride, r, g, b, tetra, 1, 0);
-        else run(k, source, destination, count, stride, r, g, b, tetra, 0, 0);
+        if (k->mixes) run_layout(k, source, destination, count, stride, r, g, b, tetra, 1, 0);
+        else run_layout(k, source, destination, count, stride, r, g, b, tetra, 0, 0);
     }
 }
 
@@ -136,6 +176,87 @@ AVX2 void cclattice_tetrahedral8(const cclattice_kernel *k, const uint8_t *sourc
     run_any(k, source, destination, count, stride, r, g, b, 1);
 }
 
+/// A planar Float input's node and fraction on one axis, for eight pixels: clamped to [0, 1]
+/// (NaN to 0; max first, which returns its second operand for NaN), position = value * (N-1),
+/// node = min(truncated position, N-2), fraction = position - node. The same Float operations,
+/// in the same order, as LatticeKernel.splitFloat.
+AVX2 static INLINE __m256 clamp_unit8(__m256 v) {
+    return _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1));
+}
+
+/// The input stage's dense table for eight clamped values of one channel: a lerp between the two
+/// samples around each (LatticeKernel.shapedFloat, not fused).
+AVX2 static INLINE __m256 shaped8(const float *table, int32_t samples, __m256 clamped) {
+    __m256 t = _mm256_mul_ps(clamped, _mm256_set1_ps((float)(samples - 1)));
+    __m256i node = _mm256_min_epi32(_mm256_cvttps_epi32(t), _mm256_set1_epi32(samples - 2));
+    __m256 low = _mm256_i32gather_ps(table, node, 4);
+    __m256 high = _mm256_i32gather_ps(table + 1, node, 4);
+    return _mm256_add_ps(low, _mm256_mul_ps(_mm256_sub_ps(high, low), _mm256_sub_ps(t, _mm256_cvtepi32_ps(node))));
+}
+
+/// Eight pixels of one channel: the lower nodes' lattice offsets (node times the axis's stride)
+/// and the fractions (stored to `fractions`).
+AVX2 static INLINE __m256i split8(const cclattice_kernel *k, __m256 clamped, int channel, int32_t stride,
+                                  float *fractions) {
+    if (k->input_curves) clamped = clamp_unit8(shaped8(k->input_curves + channel * (int64_t)k->input_samples,
+                                                       k->input_samples, clamped));
+    __m256 position = _mm256_mul_ps(clamped, _mm256_set1_ps((float)(k->size - 1)));
+    __m256i node = _mm256_min_epi32(_mm256_cvttps_epi32(position), _mm256_set1_epi32(k->size - 2));
+    _mm256_storeu_ps(fractions, _mm256_sub_ps(position, _mm256_cvtepi32_ps(node)));
+    return _mm256_mullo_epi32(node, _mm256_set1_epi32(stride));
+}
+
+/// The planar loop: eight pixels split at a time (a short tail through a padded copy), each then
+/// interpolated by the 8-bit loops' helpers; the output stage and the strength mix as
+/// LatticeKernel.loopPlanar does them (out * strength + clamped input * (1 - strength), not fused).
+AVX2 static INLINE void run_planar(const cclattice_kernel *k, float *red, float *green, float *blue, int64_t count,
+                                   int tetra) {
+    const __m128 strength = _mm_set1_ps(k->strength), keep = _mm_set1_ps(1 - k->strength);
+    const int full = k->strength == 1, curved = k->curves != NULL;
+    float *planes[3] = {red, green, blue};
+    for (int64_t start = 0; start < count; start += 8) {
+        const int64_t n = count - start < 8 ? count - start : 8;
+        float clamped[3][8], fractions[3][8];
+        int32_t bases[8];
+        __m256i base = _mm256_setzero_si256();
+        for (int c = 0; c < 3; c++) {
+            __m256 v;
+            if (n == 8) {
+                v = _mm256_loadu_ps(planes[c] + start);
+            } else {
+                float padded[8] = {0};
+                for (int64_t j = 0; j < n; j++) padded[j] = planes[c][start + j];
+                v = _mm256_loadu_ps(padded);
+            }
+            __m256 unit = clamp_unit8(v);
+            _mm256_storeu_ps(clamped[c], unit);
+            int32_t stride = c == 0 ? 1 : (int32_t)(c == 1 ? k->green_stride : k->blue_stride);
+            base = _mm256_add_epi32(base, split8(k, unit, c, stride, fractions[c]));
+        }
+        _mm256_storeu_si256((__m256i *)bases, base);
+        for (int64_t j = 0; j < n; j++) {
+            __m128 out = tetra ? tetrahedral(k, bases[j], &fractions[0][j], &fractions[1][j], &fractions[2][j])
+                               : trilinear(k, bases[j], &fractions[0][j], &fractions[1][j], &fractions[2][j]);
+            if (curved) out = curves(k, out);
+            if (!full) {
+                __m128 in = _mm_setr_ps(clamped[0][j], clamped[1][j], clamped[2][j], 0);
+                out = _mm_add_ps(_mm_mul_ps(out, strength), _mm_mul_ps(in, keep));
+            }
+            _mm_store_ss(red + start + j, out);
+            _mm_store_ss(green + start + j, _mm_movehdup_ps(out));
+            _mm_store_ss(blue + start + j, _mm_movehl_ps(out, out));
+        }
+    }
+}
+
+AVX2 void cclattice_trilinear_planar(const cclattice_kernel *k, float *red, float *green, float *blue, int64_t count) {
+    run_planar(k, red, green, blue, count, 0);
+}
+
+AVX2 void cclattice_tetrahedral_planar(const cclattice_kernel *k, float *red, float *green, float *blue, int64_t count) {
+    run_planar(k, red, green, blue, count, 1);
+}
+
 #else
 // Other architectures have no fast loops: cclattice_available() says so and Swift's loops run.
 int cclattice_available(void) { return 0; }
@@ -146,5 +267,11 @@ void cclattice_trilinear8(const cclattice_kernel *k, const uint8_t *s, uint8_t *
 void cclattice_tetrahedral8(const cclattice_kernel *k, const uint8_t *s, uint8_t *d, int64_t n,
                             int64_t stride, int64_t r, int64_t g, int64_t b) {
     (void)k; (void)s; (void)d; (void)n; (void)stride; (void)r; (void)g; (void)b;
+}
+void cclattice_trilinear_planar(const cclattice_kernel *k, float *r, float *g, float *b, int64_t n) {
+    (void)k; (void)r; (void)g; (void)b; (void)n;
+}
+void cclattice_tetrahedral_planar(const cclattice_kernel *k, float *r, float *g, float *b, int64_t n) {
+    (void)k; (void)r; (void)g; (void)b; (void)n;
 }
 #endif

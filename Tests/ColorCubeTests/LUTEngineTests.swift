@@ -507,8 +507,13 @@ private func makeAllColours() -> [UInt8] {
     func rememberedColorsAreTheKernelsResults(setting: (Interpolation, Float, PixelLayout, ColorMemory)) throws {
         let (interpolation, strength, layout, memory) = setting
         let cube = try ColorCube(size: 33, sampling: lutTestLook)
-        let interpolating = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, colorMemory: .none)
-        let remembering = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, colorMemory: memory)
+        // The recent-colours cache is kept only beside the portable loops (or an output stage).
+        let vectorized = memory != .recent
+        let interpolating = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, colorMemory: .none,
+                                      vectorized: vectorized)
+        let remembering = LUTEngine(cube: cube, interpolation: interpolation, strength: strength, colorMemory: memory,
+                                    vectorized: vectorized)
+        #expect(remembering.remembersColors)
         let input = Self.allColors(layout)
         let expected = Self.run(interpolating, input, layout)
         // The first pass computes and remembers every colour, the second reads them all back.
@@ -525,11 +530,29 @@ private func makeAllColours() -> [UInt8] {
         #expect(inPlace == expected, "in place")
     }
 
+    /// Which engines keep which memory: the recent-colours cache is dropped where the AVX2 loops
+    /// interpolate faster than it answers (no output stage), the table of every colour never.
+    @Test func recentColorsAreKeptWhereMissesCostMore() throws {
+        let cube = try ColorCube(size: 17, sampling: lutTestLook)
+        let output = ChannelStages(output: { _, value in value * value })
+        let vector = LUTEngine.hasVectorKernel
+        #expect(LUTEngine(cube: cube).remembersColors == !vector)
+        #expect(LUTEngine(cube: cube, interpolation: .tetrahedral).remembersColors == !vector)
+        #expect(LUTEngine(cube: cube, interpolation: .nearest).remembersColors)
+        #expect(LUTEngine(cube: cube, stages: output).remembersColors)
+        #expect(LUTEngine(cube: cube, vectorized: false).remembersColors)
+        #expect(LUTEngine(cube: cube, colorMemory: .every).remembersColors)
+        #expect(!LUTEngine(cube: cube, colorMemory: .none).remembersColors)
+    }
+
     /// Short RGB runs (the word loop's first and last pixels), in place and not: the kernel's
     /// results, and not a byte written past the pixels given.
     @Test func shortRGBRunsStayInsideTheirPixels() throws {
-        let engine = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook))
-        let interpolating = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), colorMemory: .none)
+        // The portable loops, beside which the recent-colours cache is kept.
+        let engine = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), vectorized: false)
+        let interpolating = LUTEngine(cube: try ColorCube(size: 17, sampling: lutTestLook), colorMemory: .none,
+                                      vectorized: false)
+        #expect(engine.remembersColors)
         for count in 1...9 {
             let input = (0..<(3 * count)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ count) }
             let expected = Self.run(interpolating, input, .rgb)

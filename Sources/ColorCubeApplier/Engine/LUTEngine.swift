@@ -39,21 +39,25 @@ public final class LUTEngine: Sendable {
     ///   - strength: mix between input (0) and look (1), clamped to 0...1; NaN reads as 1.
     ///   - colorMemory: which 8-bit results to keep once computed, so later pixels of those
     ///     colours cost one table read (see `ColorMemory`; identical results): the colours met
-    ///     lately by default, every colour for long runs of frames, or none.
+    ///     lately by default (where that pays), every colour for long runs of frames, or none.
     ///   - stages: per-channel curves before and after the lattice (see `ChannelStages` for how
     ///     each is evaluated and its error); none by default.
-    ///   - vectorized: on x86-64 CPUs with AVX2 and FMA, run 8-bit trilinear and tetrahedral
-    ///     input through the AVX2 loops (fused multiply-adds: within one code of the portable
-    ///     loops, and equal but for a few colours in a million). False runs the portable loops
-    ///     everywhere, for comparisons.
+    ///   - vectorized: on x86-64 CPUs with AVX2 and FMA, run 8-bit and planar Float trilinear and
+    ///     tetrahedral input through the AVX2 loops (fused multiply-adds: 8-bit within one code of
+    ///     the portable loops, and equal but for a few colours in a million; Float within a few
+    ///     units in the last place). False runs the portable loops everywhere, for comparisons.
     public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
                 colorMemory: ColorMemory = .recent, stages: ChannelStages = .none, vectorized: Bool = true) {
-        self.memo = ColorMemo8(colorMemory)
         self.size = table.size
         self.interpolation = interpolation
         self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
-        self.kernel = LatticeKernel(table: table, interpolation: interpolation, strength: self.strength,
-                                    stages: stages, vectorized: vectorized)
+        let kernel = LatticeKernel(table: table, interpolation: interpolation, strength: self.strength,
+                                   stages: stages, vectorized: vectorized)
+        self.kernel = kernel
+        // The cache of recent colours answers a photo's pixel no faster than the AVX2 loops
+        // interpolate it (see `ColorMemory.recent`); it is kept where a miss costs more.
+        let cheapMisses = kernel.vector != nil && kernel.curves == nil
+        self.memo = colorMemory == .recent && cheapMisses ? nil : ColorMemo8(colorMemory)
     }
 
     /// Prepares `cube` for application; the same as `init(table:)`.
@@ -63,8 +67,13 @@ public final class LUTEngine: Sendable {
                   stages: stages, vectorized: vectorized)
     }
 
-    /// True when 8-bit input runs through the AVX2 loops (see `init(table:...)`'s `vectorized`).
+    /// True when 8-bit and planar Float input run through the AVX2 loops (see `init(table:...)`'s
+    /// `vectorized`).
     public var isVectorized: Bool { kernel.vector != nil }
+
+    /// True when 8-bit results are remembered (see `ColorMemory`; `.recent` is not kept where the
+    /// AVX2 loops alone interpolate faster).
+    public var remembersColors: Bool { memo != nil }
 
     /// True when this CPU runs the AVX2 loops (x86-64 with AVX2 and FMA).
     public static var hasVectorKernel: Bool { cclattice_available() != 0 }

@@ -137,9 +137,24 @@ extension LatticeKernel {
 
     // MARK: Planar Float
 
-    /// Applies the look to `count` planar Float pixels in place; outputs are not clamped.
+    /// Applies the look to `count` planar Float pixels in place; outputs are not clamped. The AVX2
+    /// loops where they run, else the portable ones below.
     func applyPlanar(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
                      _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
+        if let vector {
+            if interpolation == .tetrahedral {
+                cclattice_tetrahedral_planar(vector, red, green, blue, Int64(count))
+            } else {
+                cclattice_trilinear_planar(vector, red, green, blue, Int64(count))
+            }
+            return
+        }
+        applyPortablePlanar(red, green, blue, count)
+    }
+
+    /// The portable planar Float loops, and the reference for the AVX2 ones.
+    func applyPortablePlanar(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
+                             _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
         switch interpolation {
         case .trilinear: loopPlanar(red, green, blue, count) { trilinear($0, $1, $2, $3) }
         case .tetrahedral: loopPlanar(red, green, blue, count) { tetrahedral($0, $1, $2, $3) }

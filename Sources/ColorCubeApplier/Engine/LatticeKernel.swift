@@ -18,10 +18,11 @@ import _Builtin_intrinsics.intel
 /// the three fractions towards the next node; the cell is never past node N-2, so 1.0 is node N-2
 /// with fraction 1 and no read steps outside the lattice.
 ///
-/// The loops here (LatticeKernel+Loops) are the portable ones and the reference for the 8-bit
-/// AVX2 loops in `_CLatticeKernel`, which `apply8` runs instead where the CPU has AVX2 and FMA
-/// (`vector` is then set): the same interpolation with fused multiply-adds, within one code of
-/// these loops and equal to them but for a few colours in a million (see cclattice.h).
+/// The loops here (LatticeKernel+Loops) are the portable ones and the reference for the AVX2
+/// loops in `_CLatticeKernel`, which `apply8` and `applyPlanar` run instead where the CPU has AVX2
+/// and FMA (`vector` is then set): the same interpolation with fused multiply-adds, for 8-bit
+/// input within one code of these loops and equal to them but for a few colours in a million,
+/// for Float input within a few units in the last place (see cclattice.h).
 struct LatticeKernel: @unchecked Sendable {
     /// For one 8-bit code (or 16-bit code, with an input stage) on one axis: the lower node's
     /// lattice offset (node times the axis stride) and the fraction towards the next node.
@@ -54,15 +55,16 @@ struct LatticeKernel: @unchecked Sendable {
     let curves: UnsafeMutablePointer<Float>?
     let curveMin: SIMD4<Float>
     let curveInverseStep: SIMD4<Float>
-    /// The AVX2 loops' view of these tables, when they run `apply8` (nil: the Swift loops do).
+    /// The AVX2 loops' view of these tables, when they run `apply8` and `applyPlanar` (nil: the
+    /// Swift loops do).
     let vector: UnsafeMutablePointer<cclattice_kernel>?
 
     /// Packs `table` into the kernel's own lattice, the one copy the kernel keeps: the table is
     /// read in chunks through `CubeTable.copyEntries`, so a view on other storage (a decoded
     /// reference image) is never first copied to a `ColorCube`. The stages' closures are
     /// evaluated here, into tables (see `ChannelStages`), and never afterwards.
-    /// - Parameter vectorized: run the AVX2 loops for 8-bit trilinear and tetrahedral input where
-    ///   the CPU has them; false keeps the portable loops.
+    /// - Parameter vectorized: run the AVX2 loops for 8-bit and planar Float trilinear and
+    ///   tetrahedral input where the CPU has them; false keeps the portable loops.
     init(table: some CubeTable, interpolation: Interpolation, strength: Float, stages: ChannelStages = .none,
          vectorized: Bool = true) {
         let n = table.size
@@ -171,7 +173,9 @@ struct LatticeKernel: @unchecked Sendable {
                 scale: strength * 255, keep: 1 - strength, mixes: strength == 1 ? 0 : 1,
                 curves: curves.map { UnsafePointer($0) }, curve_samples: Int32(ChannelStages.outputSamples),
                 curve_min: (curveMin.x, curveMin.y, curveMin.z, 0),
-                curve_inverse_step: (curveInverseStep.x, curveInverseStep.y, curveInverseStep.z, 0)))
+                curve_inverse_step: (curveInverseStep.x, curveInverseStep.y, curveInverseStep.z, 0),
+                size: Int32(n), strength: strength, input_curves: floatInput.map { UnsafePointer($0) },
+                input_samples: Int32(ChannelStages.floatInputSamples)))
             vector = description
         } else {
             vector = nil

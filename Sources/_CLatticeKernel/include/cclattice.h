@@ -1,5 +1,5 @@
-// The 8-bit trilinear and tetrahedral loops of ColorCubeApplier's LatticeKernel, written for
-// AVX2 + FMA and chosen at run time. It has no stable API: only ColorCubeApplier calls it, with
+// The 8-bit and planar Float trilinear and tetrahedral loops of ColorCubeApplier's
+// LatticeKernel, written for AVX2 + FMA and chosen at run time. It has no stable API: only ColorCubeApplier calls it, with
 // tables it built and owns. Trilinear fetches a cell as four 32-byte rows (a node and its red
 // neighbour) and lerps green, blue, then red; both interpolations use fused multiply-adds. So an
 // 8-bit result may differ from the Swift loops' by one code where the exact value lies within
@@ -40,6 +40,14 @@ typedef struct cclattice_kernel {
     int32_t curve_samples;
     float curve_min[4];
     float curve_inverse_step[4];
+    /// Nodes per axis (N), for Float inputs.
+    int32_t size;
+    /// The strength itself, for Float outputs (mixed as out * strength + in * (1 - strength)).
+    float strength;
+    /// Per-channel input curves for Float inputs, or NULL: 3 tables of `input_samples` floats
+    /// (red, green, blue), sample j at input j / (input_samples - 1).
+    const float *input_curves;
+    int32_t input_samples;
 } cclattice_kernel;
 
 /// 1 when this CPU runs the loops below (x86-64 with AVX2 and FMA), else 0: never call them then.
@@ -52,5 +60,12 @@ void cclattice_trilinear8(const cclattice_kernel *kernel, const uint8_t *source,
                           int64_t count, int64_t stride, int64_t red, int64_t green, int64_t blue);
 void cclattice_tetrahedral8(const cclattice_kernel *kernel, const uint8_t *source, uint8_t *destination,
                             int64_t count, int64_t stride, int64_t red, int64_t green, int64_t blue);
+
+/// Applies the look in place to `count` planar Float pixels (red, green and blue planes): inputs
+/// clamped to [0, 1] (NaN to 0), outputs not clamped; the operations of LatticeKernel.applyPlanar,
+/// with the 8-bit loops' interpolation (fused multiply-adds), so results agree with the Swift loop's
+/// to a few units in the last place.
+void cclattice_trilinear_planar(const cclattice_kernel *kernel, float *red, float *green, float *blue, int64_t count);
+void cclattice_tetrahedral_planar(const cclattice_kernel *kernel, float *red, float *green, float *blue, int64_t count);
 
 #endif
