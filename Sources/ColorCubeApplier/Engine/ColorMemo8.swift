@@ -1,3 +1,4 @@
+import ColorCubeCore
 import Synchronization
 
 /// How many of its 8-bit results the engine remembers (see `ColorMemo8`).

@@ -6,8 +6,8 @@ import Musl
 import Darwin
 #endif
 
-/// Zero-filled anonymous memory that the system may back with 2 MB pages: the colour memo's
-/// table, read at random.
+/// Zero-filled anonymous memory that the system may back with 2 MB pages: tables indexed by an
+/// 8-bit colour and read at random (the engine's colour memo, learn's colour tally).
 ///
 /// On 4 kB pages a read anywhere in a 64 MB table is a TLB miss and its first fill costs 16,384
 /// page faults; on huge pages it needs 32 TLB entries and 32 faults (measured on the stream
@@ -21,19 +21,19 @@ import Darwin
 /// The owner unmaps it with `release()`; the type does not copy or count references. Sendable by
 /// promise (`@unchecked`): it holds only addresses that never change; who touches which bytes when
 /// is the owner's business (the memo's words are atomics).
-struct HugePageMapping: @unchecked Sendable {
+public struct HugePageMapping: @unchecked Sendable {
     private static let hugePage = 1 << 21
 
     /// The first byte, 2 MB aligned.
-    let start: UnsafeMutableRawPointer
+    public let start: UnsafeMutableRawPointer
     /// Bytes usable from `start`.
-    let byteCount: Int
+    public let byteCount: Int
     private let mapping: UnsafeMutableRawPointer
     private let mappedCount: Int
 
     /// Maps `byteCount` bytes; nil when the system refuses the address space (or the size
     /// overflows), which callers report or work around, never crash on.
-    init?(byteCount: Int) {
+    public init?(byteCount: Int) {
         let (padded, overflow) = byteCount.addingReportingOverflow(Self.hugePage)
         guard byteCount > 0, !overflow else { return nil }
         let mapping = mmap(nil, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
@@ -50,7 +50,7 @@ struct HugePageMapping: @unchecked Sendable {
     }
 
     /// Returns the memory to the system; `start` must not be used afterwards.
-    func release() {
+    public func release() {
         munmap(mapping, mappedCount)
     }
 }
