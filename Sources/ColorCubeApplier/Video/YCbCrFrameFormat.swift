@@ -4,7 +4,7 @@
 /// `ceil(width / 2^chromaShiftX)` by `ceil(height / 2^chromaShiftY)` samples.
 ///
 /// The formats colorcube grades video in when a clip's own pixel format is one of them (or its
-/// big-endian twin) deeper than 8 bits (`VideoCommands` says why not at 8): frames then cross the pipes as the decoder made them, and the conversion
+/// big-endian twin): frames then cross the pipes as the decoder made them, and the conversion
 /// to RGB and back is `YCbCrFrameGrader`'s, which keeps colours outside the RGB cube.
 public struct YCbCrFrameFormat: Sendable, Equatable {
     /// FFmpeg's name of the format, little-endian when deeper than 8 bits.
