@@ -8,6 +8,7 @@ import Testing
     @Test(arguments: [
         ("yuv420p", "yuv420p", 1, 1, 8), ("yuv422p10le", "yuv422p10le", 1, 0, 10),
         ("yuv444p12be", "yuv444p12le", 0, 0, 12), ("yuv420p16le", "yuv420p16le", 1, 1, 16),
+        ("yuvj420p", "yuv420p", 1, 1, 8), ("yuvj444p", "yuv444p", 0, 0, 8),
     ] as [(String, String, Int, Int, Int)])
     func planarYCbCrFormatsAreGradedInTheirOwnLayout(source: String, name: String, shiftX: Int, shiftY: Int, depth: Int) throws {
         let format = try #require(YCbCrFrameFormat(source: VideoPixelFormat(source)))
@@ -15,7 +16,7 @@ import Testing
         #expect(format.chromaShiftX == shiftX && format.chromaShiftY == shiftY && format.bitDepth == depth)
     }
 
-    @Test(arguments: ["yuvj420p", "nv12", "p010le", "yuva420p", "yuv411p", "yuv440p", "gbrp10le", "rgb24", "gray", "yuv420p8le"])
+    @Test(arguments: ["yuvj411p", "nv12", "p010le", "yuva420p", "yuv411p", "yuv440p", "gbrp10le", "rgb24", "gray", "yuv420p8le"])
     func otherFormatsGoThroughTheScaler(source: String) {
         #expect(YCbCrFrameFormat(source: VideoPixelFormat(source)) == nil)
     }

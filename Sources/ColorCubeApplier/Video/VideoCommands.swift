@@ -48,7 +48,10 @@ struct VideoCommands: Sendable {
     private static let outFlags = "area+accurate_rnd+full_chroma_int"
 
     var decoderArguments: [String] {
-        let filter = ycbcrFormat.map { "format=\($0.name)" } ?? matrix.map { "scale=in_color_matrix=\($0):in_range=\(range):flags=\(Self.inFlags),format=\(frameFormat.rawValue)" }
+        // A yuvj clip is relabelled as its plain twin, codes untouched (the scaler copies them
+        // when told that both sides are full range).
+        let relabel = probe.pixelFormat.impliesFullRange ? "scale=in_range=pc:out_range=pc," : ""
+        let filter = ycbcrFormat.map { "\(relabel)format=\($0.name)" } ?? matrix.map { "scale=in_color_matrix=\($0):in_range=\(range):flags=\(Self.inFlags),format=\(frameFormat.rawValue)" }
             ?? "scale=flags=\(Self.inFlags),format=\(frameFormat.rawValue)"
         // Warnings too: a clip cut short is only warned about ("File ended prematurely").
         return ["-nostdin", "-hide_banner", "-v", "warning", "-xerror", "-noautorotate", "-i", input,
