@@ -76,18 +76,10 @@ int64_t ccycbcr_grade8(const ccycbcr_band *band, const int32_t *blocks, int64_t 
     int64_t deferred_count = 0;
     const int64_t shift_x = band->shift_x, width = band->width;
     const int full22 = shift_x == 1 && band->rows == 2;
-    const int64_t ahead = 8;
     for (int64_t k = 0; k < count; k++) {
         const int64_t chroma = blocks ? blocks[k] : k;
         const int64_t first_column = chroma << shift_x;
         const int64_t end = ((chroma + 1) << shift_x) < width ? ((chroma + 1) << shift_x) : width;
-        // The table is read at random (64 MB): ask for a block's words a few blocks ahead.
-        if (!blocks && k + ahead < count) {
-            const int64_t next = k + ahead;
-            const uint32_t index = (uint32_t)band->blue[next] << 16 | (uint32_t)band->red[next] << 8
-                | band->luma[next << shift_x];
-            __builtin_prefetch(band->table + index);
-        }
         int done;
         if (full22 && end - first_column == 2) {
             done = block22(band, chroma, misses, miss_count);

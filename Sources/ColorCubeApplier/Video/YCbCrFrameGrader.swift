@@ -217,7 +217,7 @@ public struct YCbCrFrameGrader: Sendable {
         var description = ccycbcr_band(
             table: memo.table, luma: planes.luma.start(of: firstRow * width),
             blue: planes.blue.start(of: band * chromaWidth), red: planes.red.start(of: band * chromaWidth),
-            width: Int64(width), rows: Int64(rows), chroma_width: Int64(chromaWidth), shift_x: Int64(format.chromaShiftX))
+            width: Int64(width), rows: Int64(rows), shift_x: Int64(format.chromaShiftX))
         var missCount: Int64 = 0
         var deferredCount = ccycbcr_grade8(&description, nil, Int64(chromaWidth), deferred, misses, &missCount)
         // Every colour a put-off block needs is known once the misses are computed (a colour

@@ -17,12 +17,11 @@ typedef struct ccycbcr_band {
     const uint32_t *table;
     /// The band's first luma row; `rows` (1 or 2) rows of `width` samples, `width` apart.
     uint8_t *luma;
-    /// The band's chroma rows, `chroma_width` samples each.
+    /// The band's chroma row in each chroma plane.
     uint8_t *blue;
     uint8_t *red;
     int64_t width;
     int64_t rows;
-    int64_t chroma_width;
     /// log2 of the horizontal subsampling (0 or 1).
     int64_t shift_x;
 } ccycbcr_band;
