@@ -44,6 +44,7 @@ final class YCbCrMemo8: @unchecked Sendable {
     /// The words, for the C loop (which reads them with relaxed atomic loads).
     var table: UnsafePointer<UInt32> { UnsafePointer(OpaquePointer(memory.start)) }
 
+    /// Stores the word of colour `index` (`cb << 16 | cr << 8 | luma`).
     @inline(__always)
     func remember(_ index: Int, _ word: UInt32) {
         words[index].store(word, ordering: .relaxed)
