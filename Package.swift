@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "_CLatticeKernel"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "_CLatticeKernel", "_CYCbCrKernel"]
         ),
         .target(
             name: "ColorCubeLearner",
@@ -66,6 +66,9 @@ let package = Package(
         // The engine's 8-bit loops for AVX2 + FMA, chosen at run time (Swift cannot compile a function
         // for a CPU feature the rest of the binary does not assume); Swift's loops are the fallback.
         .target(name: "_CLatticeKernel"),
+        // The 8-bit video grader's per-block loop (table reads of its colour memo), in C for a
+        // tight loop; the Float path in Swift is its reference.
+        .target(name: "_CYCbCrKernel"),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.

@@ -8,6 +8,7 @@ import Testing
     @Test(arguments: [
         ("yuv420p", "yuv420p", 1, 1, 8), ("yuv422p10le", "yuv422p10le", 1, 0, 10),
         ("yuv444p12be", "yuv444p12le", 0, 0, 12), ("yuv420p16le", "yuv420p16le", 1, 1, 16),
+        ("yuvj420p", "yuv420p", 1, 1, 8), ("yuvj444p", "yuv444p", 0, 0, 8),
     ] as [(String, String, Int, Int, Int)])
     func planarYCbCrFormatsAreGradedInTheirOwnLayout(source: String, name: String, shiftX: Int, shiftY: Int, depth: Int) throws {
         let format = try #require(YCbCrFrameFormat(source: VideoPixelFormat(source)))
@@ -15,7 +16,7 @@ import Testing
         #expect(format.chromaShiftX == shiftX && format.chromaShiftY == shiftY && format.bitDepth == depth)
     }
 
-    @Test(arguments: ["yuvj420p", "nv12", "p010le", "yuva420p", "yuv411p", "yuv440p", "gbrp10le", "rgb24", "gray", "yuv420p8le"])
+    @Test(arguments: ["yuvj411p", "nv12", "p010le", "yuva420p", "yuv411p", "yuv440p", "gbrp10le", "rgb24", "gray", "yuv420p8le"])
     func otherFormatsGoThroughTheScaler(source: String) {
         #expect(YCbCrFrameFormat(source: VideoPixelFormat(source)) == nil)
     }
@@ -29,7 +30,8 @@ import Testing
     /// Random codes, many of them colours far outside the RGB cube: an identity look gives every
     /// byte back, whatever the depth, subsampling, range and matrix.
     @Test(arguments: [
-        ("yuv420p", "bt709", false), ("yuv420p10le", "bt709", false), ("yuv422p10le", "bt601", true),
+        ("yuv420p", "bt709", false), ("yuv422p", "bt601", true), ("yuv444p", "bt2020", false),
+        ("yuv420p10le", "bt709", false), ("yuv422p10le", "bt601", true),
         ("yuv444p12le", "bt2020", false), ("yuv420p16le", "smpte240m", true),
     ] as [(String, String, Bool)])
     func identityLookReturnsEveryFrameBitForBit(pixelFormat: String, matrix: String, fullRange: Bool) throws {
@@ -100,5 +102,38 @@ import Testing
             worst = max(worst, abs(difference.x), abs(difference.y), abs(difference.z))
         }
         #expect(worst <= 2, "largest difference \(worst) codes")
+    }
+
+    /// 8-bit frames graded from the colour memo against the Float path on every pixel (random
+    /// codes, odd sizes so that edge blocks are partial, a look that moves every face of the
+    /// cube): luma equal, chroma within one code (the memo averages quarter codes). Graded a
+    /// second time, when every colour is remembered, the frame comes out the same.
+    @Test(arguments: [
+        ("yuv420p", "bt709", false), ("yuv422p", "bt601", true), ("yuv444p", "bt709", true), ("yuv420p", "smpte240m", true),
+    ] as [(String, String, Bool)])
+    func memoizedEightBitFramesMatchTheFloatPath(pixelFormat: String, matrix: String, fullRange: Bool) throws {
+        let format = try #require(YCbCrFrameFormat(source: VideoPixelFormat(pixelFormat)))
+        let width = 37, height = 11
+        let engine = LUTEngine(cube: try ColorCube(size: 17) { rgb in
+            SIMD3(0.1 + 0.8 * rgb.x * rgb.x, 1 - 0.7 * rgb.y, 0.5 * rgb.z + 0.25 * rgb.x)
+        })
+        let memoized = try #require(YCbCrFrameGrader(engine: engine, format: format, width: width, height: height,
+                                                     matrix: matrix, fullRange: fullRange))
+        let reference = try #require(YCbCrFrameGrader(engine: engine, format: format, width: width, height: height,
+                                                      matrix: matrix, fullRange: fullRange, memoized: false))
+        var generator = TestRandom(seed: 21)
+        let bytes = format.frameBytes(width: width, height: height)
+        // Few luma and chroma values, so that colours repeat within and across frames.
+        let frame = (0..<bytes).map { _ in UInt8(truncatingIfNeeded: generator.next() % 16 * 17) }
+        var expected = frame, first = frame, second = frame
+        expected.withUnsafeMutableBytes { reference.grade($0.baseAddress!) }
+        first.withUnsafeMutableBytes { memoized.grade($0.baseAddress!) }
+        second.withUnsafeMutableBytes { memoized.grade($0.baseAddress!) }
+        let lumaDifferences = (0..<(width * height)).filter { expected[$0] != first[$0] }.count
+        let worstChroma = ((width * height)..<bytes).map { abs(Int(expected[$0]) - Int(first[$0])) }.max() ?? 0
+        #expect(lumaDifferences == 0, "\(lumaDifferences) luma codes differ from the Float path")
+        #expect(worstChroma <= 1, "chroma differs by up to \(worstChroma) codes")
+        #expect(first == second, "a frame graded from remembered colours differs from its first grading")
+        #expect(first != frame, "the look changed nothing")
     }
 }

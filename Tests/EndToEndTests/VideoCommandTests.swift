@@ -11,16 +11,17 @@ struct VideoCommandTests {
     static let realLook = Resources.packageRoot.appendingPathComponent("LUTs/bleach-bypass.cube").path
 
     /// Makes a test clip: `testsrc2` of `size`, `frames` frames at 25 fps, encoded by `codec`
-    /// in `pixelFormat`, tagged with `matrix` (primaries and transfer to match) and limited range;
+    /// in `pixelFormat`, tagged with `matrix` (primaries and transfer to match) and `range`;
     /// with a sine tone when `audio`; x264's fastest preset when `fast`.
     static func makeClip(_ path: String, size: String, frames: Int = 8, pixelFormat: String = "yuv420p",
-                         matrix: String, codec: String = "libx264", audio: Bool = false, fast: Bool = false) throws {
+                         matrix: String, range: String = "tv", codec: String = "libx264", audio: Bool = false,
+                         fast: Bool = false) throws {
         var arguments = ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25"]
         if audio { arguments += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"] }
         let primaries = matrix == "bt709" ? "bt709" : "smpte170m"
         arguments += ["-frames:v", String(frames), "-pix_fmt", pixelFormat, "-c:v", codec, "-crf", "12",
                       "-colorspace", matrix, "-color_primaries", primaries, "-color_trc", primaries == "bt709" ? "bt709" : "smpte170m",
-                      "-color_range", "tv"]
+                      "-color_range", range]
         if fast { arguments += ["-preset", "ultrafast"] }
         if audio { arguments += ["-c:a", "aac", "-t", String(Double(frames) / 25)] }
         arguments.append(path)
@@ -151,6 +152,23 @@ struct VideoCommandTests {
                                Self.samples8(try Self.decode(graded, matrix: "bt601")), peak: 255)
         #expect(db >= 45, "PSNR \(db) dB")
         #expect(try Self.streams(graded)[0]["color_space"] == "smpte170m")
+    }
+
+    /// 8-bit clips cross the pipes in their own YCbCr too (no scaler): an identity look returns
+    /// every code, limited-range 4:2:2 and full-range 4:2:0 (which FFmpeg decodes as yuvj420p)
+    /// alike, and the range tag stays.
+    @Test(arguments: [("yuv422p", "tv"), ("yuv420p", "pc")])
+    func eightBitClipComesBackCodeForCode(pixelFormat: String, range: String) throws {
+        let scratch = try Scratch()
+        let source = scratch.file("eight.mp4"), graded = scratch.file("graded.mkv")
+        try Self.makeClip(source, size: "320x240", frames: 4, pixelFormat: pixelFormat, matrix: "bt709", range: range)
+        let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Self.streams(graded)[0]["color_range"] == range)
+        // Codes as stored, whichever name FFmpeg gives the full-range format.
+        let codes = "scale=in_range=\(range):out_range=\(range),format=\(pixelFormat)"
+        #expect(try Self.decode(source, filter: codes) == Self.decode(graded, filter: codes),
+                "the identity look changed some YCbCr codes")
     }
 
     /// 10-bit at 16 bits, the plain (saturated) test source, 4:2:0 and 4:4:4: 4:2:0 edges share

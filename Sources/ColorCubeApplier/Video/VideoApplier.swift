@@ -18,13 +18,14 @@ import Dispatch
 ///       | colorcube (NUTFrameRelay: each frame through YCbCrFrameGrader)
 ///       | ffmpeg -f nut -i - -i clip -map 0:v -map 1 -map -1:V ... -c copy -c:v ENCODER -f MUXER temporary
 ///
-/// - Planar YCbCr clips deeper than 8 bits (4:2:0, 4:2:2, 4:4:4, 9 to 16 bits) cross the pipes
-///   in their own format and `YCbCrFrameGrader` converts them: colours outside the RGB cube are
-///   kept, so an identity look returns the frames bit for bit; the look runs on 16-bit codes,
-///   and the output keeps the source's depth.
-/// - 8-bit clips and other formats (RGB, the full-range yuvj names, semi-planar, packed, 4:1:1)
-///   go through FFmpeg's scaler as rgb24, or rgb48le when deeper than 8 bits; chroma is
-///   upsampled by repetition and downsampled by averaging, which undo each other.
+/// - Planar YCbCr clips (4:2:0, 4:2:2, 4:4:4, 8 to 16 bits) cross the pipes in their own
+///   format and `YCbCrFrameGrader` converts them: colours outside the RGB cube are kept, so an
+///   identity look returns the frames bit for bit; the look runs on 8-bit codes for 8-bit clips
+///   (results remembered by YCbCr colour) and 16-bit codes deeper, and the output keeps the
+///   source's depth.
+/// - Other formats (RGB, the full-range yuvj names, semi-planar, packed, 4:1:1) go through
+///   FFmpeg's scaler as rgb24, or rgb48le when deeper than 8 bits; chroma is upsampled by
+///   repetition and downsampled by averaging, which undo each other.
 /// - Untagged streams are converted as players show them: BT.709 from 720 lines up, BT.601
 ///   below, limited range; the output stays untagged where the source was (the same guess then
 ///   gives the same colours), except that a full-range source is always tagged so.

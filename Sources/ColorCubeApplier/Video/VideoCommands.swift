@@ -6,8 +6,7 @@ struct VideoCommands: Sendable {
     let input: String
     let encoding: VideoEncoding
     let muxer: String
-    /// The frames' layout on the pipes when they are planar YCbCr deeper than 8 bits that
-    /// colorcube converts itself (`YCbCrFrameGrader`); nil when FFmpeg's scaler converts them to
+    /// The frames' layout on the pipes when they are planar YCbCr that colorcube converts itself (`YCbCrFrameGrader`); nil when FFmpeg's scaler converts them to
     /// `frameFormat`.
     let ycbcrFormat: YCbCrFrameFormat?
     /// RGB frames through the scaler, where `ycbcrFormat` is nil: rgb24 for 8-bit sources,
@@ -34,11 +33,11 @@ struct VideoCommands: Sendable {
             }
             matrix = scaler
         }
-        // Deeper than 8 bits only: there the scaler's clipping cost the 55 dB an identity look must
-        // keep. 8-bit clips come back at 47.7 dB through the scaler (the goal is 45), which is
-        // about three times cheaper than YCbCrFrameGrader today (14 against 45 ms of CPU per 1080p
-        // frame, Tools/README.md), and the 8-bit encode is what the speed goal is measured on.
-        ycbcrFormat = matrix == nil || probe.pixelFormat.bitDepth <= 8 ? nil : YCbCrFrameFormat(source: probe.pixelFormat)
+        // Planar YCbCr at any depth crosses the pipes as the decoder made it: no scaler on either
+        // side (8-bit clips through the scaler as rgb24 spent about 14 ms of CPU a 1080p frame in
+        // its two conversions and twice the pipe bytes; YCbCrFrameGrader remembers 8-bit results
+        // by colour), and colours outside the RGB cube are kept (Tools/README.md, "Video").
+        ycbcrFormat = matrix == nil ? nil : YCbCrFrameFormat(source: probe.pixelFormat)
         frameBytes = ycbcrFormat?.frameBytes(width: probe.width, height: probe.height)
             ?? probe.width * probe.height * frameFormat.bytesPerPixel
     }
@@ -49,7 +48,10 @@ struct VideoCommands: Sendable {
     private static let outFlags = "area+accurate_rnd+full_chroma_int"
 
     var decoderArguments: [String] {
-        let filter = ycbcrFormat.map { "format=\($0.name)" } ?? matrix.map { "scale=in_color_matrix=\($0):in_range=\(range):flags=\(Self.inFlags),format=\(frameFormat.rawValue)" }
+        // A yuvj clip is relabelled as its plain twin, codes untouched (the scaler copies them
+        // when told that both sides are full range).
+        let relabel = probe.pixelFormat.impliesFullRange ? "scale=in_range=pc:out_range=pc," : ""
+        let filter = ycbcrFormat.map { "\(relabel)format=\($0.name)" } ?? matrix.map { "scale=in_color_matrix=\($0):in_range=\(range):flags=\(Self.inFlags),format=\(frameFormat.rawValue)" }
             ?? "scale=flags=\(Self.inFlags),format=\(frameFormat.rawValue)"
         // Warnings too: a clip cut short is only warned about ("File ended prematurely").
         return ["-nostdin", "-hide_banner", "-v", "warning", "-xerror", "-noautorotate", "-i", input,

@@ -4,7 +4,7 @@
 /// `ceil(width / 2^chromaShiftX)` by `ceil(height / 2^chromaShiftY)` samples.
 ///
 /// The formats colorcube grades video in when a clip's own pixel format is one of them (or its
-/// big-endian twin) deeper than 8 bits (`VideoCommands` says why not at 8): frames then cross the pipes as the decoder made them, and the conversion
+/// big-endian twin): frames then cross the pipes as the decoder made them, and the conversion
 /// to RGB and back is `YCbCrFrameGrader`'s, which keeps colours outside the RGB cube.
 public struct YCbCrFrameFormat: Sendable, Equatable {
     /// FFmpeg's name of the format, little-endian when deeper than 8 bits.
@@ -15,13 +15,19 @@ public struct YCbCrFrameFormat: Sendable, Equatable {
     /// Bits per sample, 8 to 16.
     public let bitDepth: Int
 
-    /// The format for a clip in `source`, or nil when it is not planar limited-or-tagged-range
-    /// YCbCr with 4:2:0, 4:2:2 or 4:4:4 chroma (the deprecated full-range `yuvj` names, formats
-    /// with alpha, packed and semi-planar formats go through FFmpeg's scaler to RGB instead).
+    /// The format for a clip in `source`, or nil when it is not planar YCbCr with 4:2:0, 4:2:2 or
+    /// 4:4:4 chroma (formats with alpha, packed and semi-planar formats go through FFmpeg's
+    /// scaler to RGB instead). The deprecated full-range names (yuvj420p ...) have the layout of
+    /// their plain twins and are named so: the range travels separately.
     public init?(source: VideoPixelFormat) {
         var rest = Substring(source.name)
-        guard rest.hasPrefix("yuv") else { return nil }
-        rest = rest.dropFirst(3)
+        if rest.hasPrefix("yuvj") {
+            rest = rest.dropFirst(4)
+            guard ["420p", "422p", "444p"].contains(rest) else { return nil }
+        } else {
+            guard rest.hasPrefix("yuv") else { return nil }
+            rest = rest.dropFirst(3)
+        }
         let shifts: (Int, Int)
         switch rest.prefix(4) {
         case "420p": shifts = (1, 1)
@@ -37,7 +43,7 @@ public struct YCbCrFrameFormat: Sendable, Equatable {
                   (9...16).contains(depth) else { return nil }
             bitDepth = depth
         }
-        name = "yuv" + source.name.dropFirst(3).prefix(4) + (bitDepth > 8 ? "\(bitDepth)le" : "")
+        name = "yuv" + source.name.dropFirst(source.impliesFullRange ? 4 : 3).prefix(4) + (bitDepth > 8 ? "\(bitDepth)le" : "")
         (chromaShiftX, chromaShiftY) = shifts
     }
 

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import _CYCbCrKernel
 
 /// Grades planar YCbCr frames (`YCbCrFrameFormat`) in place: each pixel is converted to RGB
 /// with the clip's matrix and range, the look is applied, and the result is converted back with
@@ -25,6 +26,13 @@ import ColorCubeCore
 /// block's mean, which undo each other. Codes are rounded to nearest and clamped to the sample
 /// range.
 ///
+/// 8-bit clips: a pixel's result before chroma is averaged depends only on its three codes, so
+/// it is computed once per colour and remembered (`YCbCrMemo8`); later pixels of that colour cost
+/// one table read. Luma is the same as the Float path's; chroma is averaged from quarter codes, so
+/// a block's chroma may differ from the Float path's by one code where its mean falls within an
+/// eighth of a code of a half (identity looks still return every byte). `memoized: false` runs the
+/// Float path on every pixel, the reference the memo is tested against.
+///
 /// Frames are split across cores by rows of chroma blocks.
 public struct YCbCrFrameGrader: Sendable {
     public let engine: LUTEngine
@@ -32,18 +40,24 @@ public struct YCbCrFrameGrader: Sendable {
     public let width: Int
     public let height: Int
     private let conversion: Conversion
+    /// The 8-bit results met so far; nil deeper than 8 bits, or when not memoized.
+    private let memo: YCbCrMemo8?
 
     /// - Parameters:
     ///   - matrix: the scaler's matrix name (`VideoColor.scalerMatrix`): bt709, bt601, bt2020,
     ///     fcc or smpte240m; nil for any other.
     ///   - fullRange: pc range (codes 0 to 2^depth - 1) rather than tv (16 to 235 at 8 bits).
-    public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool) {
+    ///   - memoized: remember 8-bit results by colour (64 MB of address space, touched where the
+    ///     clip's colours fall); false computes every pixel.
+    public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
+                 memoized: Bool = true) {
         guard let (kr, kb) = Self.coefficients(matrix), width > 0, height > 0 else { return nil }
         self.engine = engine
         self.format = format
         self.width = width
         self.height = height
         conversion = Conversion(kr: kr, kb: kb, bitDepth: format.bitDepth, fullRange: fullRange)
+        memo = memoized && format.bitDepth == 8 ? YCbCrMemo8() : nil
     }
 
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
@@ -64,7 +78,9 @@ public struct YCbCrFrameGrader: Sendable {
 
     /// Grades one frame of `format.frameBytes(width:height:)` bytes in place.
     public func grade(_ frame: UnsafeMutableRawPointer) {
-        if format.bytesPerSample == 1 {
+        if let memo, format.bytesPerSample == 1 {
+            gradeMemoized(frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height)), memo: memo)
+        } else if format.bytesPerSample == 1 {
             grade(frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height)))
         } else {
             grade(frame.bindMemory(to: UInt16.self, capacity: format.frameBytes(width: width, height: height) / 2))
@@ -72,18 +88,26 @@ public struct YCbCrFrameGrader: Sendable {
     }
 
     private func grade<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ samples: UnsafeMutablePointer<Sample>) {
+        forEachChunkOfBands(samples) { planes, bands in
+            let scratch = UnsafeMutablePointer<Sample>.allocate(capacity: width * (1 << format.chromaShiftY) * 3)
+            defer { scratch.deallocate() }
+            for band in bands {
+                gradeBand(band, planes: planes, chromaWidth: format.chromaWidth(width), scratch: scratch)
+            }
+        }
+    }
+
+    /// Splits a frame across cores by chunks of bands (chroma rows and the luma rows they cover),
+    /// about 64k pixels a chunk.
+    private func forEachChunkOfBands<Sample>(_ samples: UnsafeMutablePointer<Sample>,
+                                             _ body: @Sendable (Planes<Sample>, Range<Int>) -> Void) {
         let chromaWidth = format.chromaWidth(width), chromaHeight = format.chromaHeight(height)
         let planes = Planes(luma: DisjointRegions(samples),
                             blue: DisjointRegions(samples + width * height),
                             red: DisjointRegions(samples + width * height + chromaWidth * chromaHeight))
-        let bandRows = 1 << format.chromaShiftY
-        let bandsPerChunk = max(1, (1 << 16) / (width * bandRows))
+        let bandsPerChunk = max(1, (1 << 16) / (width << format.chromaShiftY))
         ParallelLoop.forEachChunk(of: chromaHeight, chunkSize: bandsPerChunk) { bands in
-            let scratch = UnsafeMutablePointer<Sample>.allocate(capacity: width * bandRows * 3)
-            defer { scratch.deallocate() }
-            for band in bands {
-                gradeBand(band, planes: planes, chromaWidth: chromaWidth, scratch: scratch)
-            }
+            body(planes, bands)
         }
     }
 
@@ -118,18 +142,7 @@ public struct YCbCrFrameGrader: Sendable {
         }
         engine.apply(scratch, rows * width, parallel: false)
 
-        // The look's change added to the unclamped colours, then back to YCbCr. Scalar per
-        // channel: SIMD masks and rounding calls cost more than the arithmetic here.
-        let inverseMax = 1 / engineMax
-        @inline(__always)
-        func graded(_ value: Float, _ looked: Sample) -> Float {
-            let clamped = unit(value)
-            let change = (float(looked) - float(sample(clamped * engineMax + 0.5) as Sample)) * inverseMax
-            // The excursion beyond the cube is kept in full where the look leaves the face it
-            // crossed, and fades out as the look moves that face inward.
-            let kept = max(0, 1 - Self.faceRamp * abs(change))
-            return clamped + change + (value - clamped) * kept
-        }
+        // The look's change added to the unclamped colours, then back to YCbCr.
         for chroma in 0..<chromaWidth {
             let firstColumn = chroma << shiftX, columns = min(width, (chroma + 1) << shiftX) - firstColumn
             let blueCode = blue[chroma], redCode = red[chroma]
@@ -139,7 +152,7 @@ public struct YCbCrFrameGrader: Sendable {
                     let index = row * width + x
                     let rgb = c.rgb(luma: luma[index], blue: blueCode, red: redCode)
                     let looked = scratch + index * 3
-                    let out = SIMD3(graded(rgb.x, looked[0]), graded(rgb.y, looked[1]), graded(rgb.z, looked[2]))
+                    let out = Self.graded(rgb, looked)
                     let (y, difference) = c.ycbcr(out)
                     luma[index] = c.lumaCode(y)
                     sum += difference
@@ -148,6 +161,100 @@ public struct YCbCrFrameGrader: Sendable {
             let mean = sum / Float(rows * columns)
             blue[chroma] = c.chromaCode(mean.x)
             red[chroma] = c.chromaCode(mean.y)
+        }
+    }
+
+    /// The graded colour of a pixel at `rgb` (not clamped) whose clamped, rounded codes the engine
+    /// turned into `looked[0...2]`: the look's change added, the excursion beyond the cube kept in
+    /// full where the look leaves the face it crossed and faded out as the look moves that face
+    /// inward. Scalar per channel: SIMD masks and rounding calls cost more than the arithmetic.
+    @inline(__always)
+    private static func graded<Sample: FixedWidthInteger & UnsignedInteger>(_ rgb: SIMD3<Float>,
+                                                                          _ looked: UnsafeMutablePointer<Sample>) -> SIMD3<Float> {
+        let engineMax = Float(Sample.max), inverseMax = 1 / Float(Sample.max)
+        @inline(__always)
+        func graded(_ value: Float, _ looked: Sample) -> Float {
+            let clamped = unit(value)
+            let change = (float(looked) - float(sample(clamped * engineMax + 0.5) as Sample)) * inverseMax
+            let kept = max(0, 1 - faceRamp * abs(change))
+            return clamped + change + (value - clamped) * kept
+        }
+        return SIMD3(graded(rgb.x, looked[0]), graded(rgb.y, looked[1]), graded(rgb.z, looked[2]))
+    }
+
+    // MARK: 8 bits, remembered by colour
+
+    private func gradeMemoized(_ samples: UnsafeMutablePointer<UInt8>, memo: YCbCrMemo8) {
+        let chromaWidth = format.chromaWidth(width)
+        forEachChunkOfBands(samples) { planes, bands in
+            // Colours not yet known (at most one a pixel of a band), the blocks that met them,
+            // and the engine's RGB codes for them.
+            let pixels = width << format.chromaShiftY
+            let misses = UnsafeMutablePointer<Int32>.allocate(capacity: pixels)
+            let deferred = UnsafeMutablePointer<Int32>.allocate(capacity: chromaWidth)
+            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: pixels * 3)
+            defer {
+                misses.deallocate()
+                deferred.deallocate()
+                scratch.deallocate()
+            }
+            for band in bands {
+                gradeBandMemoized(band, planes: planes, chromaWidth: chromaWidth, memo: memo,
+                                  misses: misses, deferred: deferred, scratch: scratch)
+            }
+        }
+    }
+
+    /// Grades chroma row `band` and the luma rows it covers from the memo (the C loop
+    /// `ccycbcr_grade8`): blocks whose colours are all known are written at once; the others are
+    /// put off until the band's unknown colours have been computed together (one engine call),
+    /// then written.
+    private func gradeBandMemoized(_ band: Int, planes: Planes<UInt8>, chromaWidth: Int, memo: YCbCrMemo8,
+                                   misses: UnsafeMutablePointer<Int32>, deferred: UnsafeMutablePointer<Int32>,
+                                   scratch: UnsafeMutablePointer<UInt8>) {
+        let shiftY = format.chromaShiftY
+        let firstRow = band << shiftY, rows = min(height, (band + 1) << shiftY) - firstRow
+        var description = ccycbcr_band(
+            table: memo.table, luma: planes.luma.start(of: firstRow * width),
+            blue: planes.blue.start(of: band * chromaWidth), red: planes.red.start(of: band * chromaWidth),
+            width: Int64(width), rows: Int64(rows), shift_x: Int64(format.chromaShiftX))
+        var missCount: Int64 = 0
+        var deferredCount = ccycbcr_grade8(&description, nil, Int64(chromaWidth), deferred, misses, &missCount)
+        // Every colour a put-off block needs is known once the misses are computed (a colour
+        // listed twice is computed twice, to the same word); the blocks are then graded in
+        // place of their list.
+        while deferredCount > 0 {
+            remember(misses, Int(missCount), memo: memo, scratch: scratch)
+            missCount = 0
+            deferredCount = ccycbcr_grade8(&description, deferred, deferredCount, deferred, misses, &missCount)
+        }
+    }
+
+    /// Computes and remembers the words for `count` colours (`cb << 16 | cr << 8 | luma`): the
+    /// Float path's arithmetic for one pixel, up to the rounding of its chroma.
+    private func remember(_ colours: UnsafeMutablePointer<Int32>, _ count: Int, memo: YCbCrMemo8,
+                          scratch: UnsafeMutablePointer<UInt8>) {
+        guard count > 0 else { return }
+        let c = conversion
+        @inline(__always)
+        func rgb(_ colour: Int32) -> SIMD3<Float> {
+            c.rgb(luma: UInt8(truncatingIfNeeded: colour), blue: UInt8(truncatingIfNeeded: colour >> 16),
+                  red: UInt8(truncatingIfNeeded: colour >> 8))
+        }
+        for k in 0..<count {
+            let x = rgb(colours[k])
+            let target = scratch + k * 3
+            target[0] = sample(unit(x.x) * 255 + 0.5)
+            target[1] = sample(unit(x.y) * 255 + 0.5)
+            target[2] = sample(unit(x.z) * 255 + 0.5)
+        }
+        engine.apply(scratch, count, parallel: false)
+        for k in 0..<count {
+            let out = Self.graded(rgb(colours[k]), scratch + k * 3)
+            let (y, difference) = c.ycbcr(out)
+            let luma: UInt8 = c.lumaCode(y)
+            let chroma = SIMD2(repeating: c.chromaOffset) + c.chromaUnit * difference
+            memo.remember(Int(colours[k]), YCbCrMemo8.word(luma: luma, blue: chroma.x, red: chroma.y))
         }
     }
 
