@@ -1,3 +1,4 @@
+import ColorCubeCore
 import Synchronization
 
 /// `YCbCrFrameGrader`'s per-pixel results for 8-bit clips, remembered by YCbCr colour.
