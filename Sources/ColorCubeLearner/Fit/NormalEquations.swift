@@ -27,13 +27,20 @@ struct NormalEquations {
     init(colors: [FitColor], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
         let grid = LatticeGrid(size: size)
         self.grid = grid
-        var matrix = [Double](repeating: 0, count: grid.slotCount * 27)
-        var rhs = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
-        var shift = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
-        var shiftWeight = [Double](repeating: 0, count: grid.slotCount)
-        let corners = (0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) }
-        let stencil = Self.cornerStencil
-        var weights = [Double](repeating: 0, count: 8)
+        // The sums touch 64 matrix entries per colour, through raw buffers: every index is in range
+        // by construction (a colour's cell lies inside the lattice, the stencil holds 0...26), and
+        // arrays' bounds checks were most of the loop's time.
+        let matrix = Self.buffer(0.0, grid.slotCount * 27), rhs = Self.buffer(SIMD4<Double>.zero, grid.slotCount)
+        let shift = Self.buffer(SIMD4<Double>.zero, grid.slotCount), shiftWeight = Self.buffer(0.0, grid.slotCount)
+        let stencil = Self.buffer(0, 64)
+        _ = stencil.update(fromContentsOf: Self.cornerStencil)
+        let corners = SIMD8<Int>((0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) })
+        defer {
+            for buffer in [matrix, shiftWeight] { buffer.deallocate() }
+            for buffer in [rhs, shift] { buffer.deallocate() }
+            stencil.deallocate()
+        }
+        var weights = SIMD8<Double>()
         for color in colors {
             let n = color.weight
             let before = color.before
@@ -49,10 +56,10 @@ struct NormalEquations {
             let offsetAfter = after - model(before)
             for a in 0..<8 {
                 let wa = n * weights[a]
-                let slot = base + corners[a]
-                let row = slot * 27
+                let slot = base &+ corners[a]
+                let row = slot &* 27
                 for b in 0..<8 {
-                    matrix[row + stencil[a * 8 + b]] += wa * weights[b]
+                    matrix[row &+ stencil[a &* 8 &+ b]] += wa * weights[b]
                 }
                 rhs[slot] += wa * after
                 shift[slot] += wa * offsetAfter
@@ -60,16 +67,21 @@ struct NormalEquations {
             }
         }
         let perPixel = 1 / Double(max(totalWeight, 1))
-        for index in matrix.indices { matrix[index] *= perPixel }
-        for index in rhs.indices { rhs[index] *= perPixel }
+        self.matrix = matrix.map { $0 * perPixel }
+        self.rhs = rhs.map { $0 * perPixel }
         let last = Double(size - 1)
         var guess = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
         grid.forEachNode { slot, r, g, b in
             let prior = model(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
             guess[slot] = shiftWeight[slot] > 0 ? prior + shift[slot] / shiftWeight[slot] : prior
         }
-        self.matrix = matrix
-        self.rhs = rhs
         self.averageGuess = guess
+    }
+
+    /// A buffer of `count` copies of `value` (the caller deallocates it).
+    private static func buffer<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
+        let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+        buffer.initialize(repeating: value)
+        return buffer
     }
 }
