@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// Zero-filled anonymous memory that the system may back with 2 MB pages: tables indexed by an
-/// 8-bit colour and read at random (the engine's colour memo, learn's colour tally).
+/// 8-bit colour and read at random (the engine's colour memo, the video grader's memo).
 ///
 /// On 4 kB pages a read anywhere in a 64 MB table is a TLB miss and its first fill costs 16,384
 /// page faults; on huge pages it needs 32 TLB entries and 32 faults (measured on the stream

@@ -13,8 +13,7 @@ import Darwin
 /// scale, so 8-bit codes count 257 times their value).
 ///
 /// Memory is bounded whatever the number of pairs: a 64 MB slot table (one 32-bit entry index per
-/// 8-bit colour, zero pages until touched, on huge pages where the system gives them: a photo's
-/// colours touch most of its 4 kB pages, read at random) and one 60-byte entry (with its key) per distinct
+/// 8-bit colour, zero pages until touched) and one 60-byte entry (with its key) per distinct
 /// colour, at most 2^24; a large pair is summed in two halves on two threads, the second into a
 /// partner tally of the same kind, then merged. The sums are integers and entries are kept in the
 /// order their colours first appear, so the result is the same as summing on one thread, and
@@ -36,8 +35,6 @@ final class ColorTally: @unchecked Sendable {
 
     /// Slot table: entry index + 1 for each 8-bit colour red | green << 8 | blue << 16, 0 if unseen.
     private let slots: UnsafeMutablePointer<UInt32>
-    /// Where `slots` lives when the system gave a huge-page mapping; nil when it is a calloc.
-    private let slotMapping: HugePageMapping?
     private var storage: UnsafeMutablePointer<Entry>
     private var keys: UnsafeMutablePointer<UInt32>
     private var capacity = 0
@@ -51,21 +48,16 @@ final class ColorTally: @unchecked Sendable {
     private var partner: ColorTally?
 
     init() {
-        // Fresh zero pages either way: only the colours met are ever touched.
-        slotMapping = HugePageMapping(byteCount: (1 << 24) * MemoryLayout<UInt32>.stride)
-        if let slotMapping {
-            slots = slotMapping.start.bindMemory(to: UInt32.self, capacity: 1 << 24)
-        } else {
-            let raw = calloc(1 << 24, MemoryLayout<UInt32>.stride)
-            slots = raw?.bindMemory(to: UInt32.self, capacity: 1 << 24)
-                ?? UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << 24).initializedZero(count: 1 << 24)
-        }
+        // calloc of 64 MB maps fresh zero pages: only the colours met are ever touched.
+        let raw = calloc(1 << 24, MemoryLayout<UInt32>.stride)
+        slots = raw?.bindMemory(to: UInt32.self, capacity: 1 << 24)
+            ?? UnsafeMutablePointer<UInt32>.allocate(capacity: 1 << 24).initializedZero(count: 1 << 24)
         storage = .allocate(capacity: 0)
         keys = .allocate(capacity: 0)
     }
 
     deinit {
-        if let slotMapping { slotMapping.release() } else { free(slots) }
+        free(slots)
         storage.deallocate()
         keys.deallocate()
     }
