@@ -175,7 +175,7 @@ public final class LookLearner {
     public func report(for cube: ColorCube) -> LearnReport {
         let diagnosis = EditDiagnosis.measure(cube, pairs: samples)
         var report = LearnReport(
-            pairs: pairCount, pixels: tally.pixels, distinctColors: tally.entries.count, size: cube.size,
+            pairs: pairCount, pixels: tally.pixels, distinctColors: tally.count, size: cube.size,
             coverage: coverage(size: cube.size), measuredPixels: diagnosis.measured,
             meanDeltaE: diagnosis.mean, percentile99DeltaE: diagnosis.percentile99,
             regionVariation: diagnosis.regionVariation, regionVariationPair: diagnosis.regionVariationPair,

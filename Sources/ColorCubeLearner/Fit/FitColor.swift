@@ -10,7 +10,7 @@ struct FitColor {
     var after: SIMD3<Double>
 
     /// The colours of `tally`, in its order.
-    static func colors(of tally: [ColorTally.Entry]) -> [FitColor] {
+    static func colors(of tally: UnsafeBufferPointer<ColorTally.Entry>) -> [FitColor] {
         let scale = 1 / 65535.0
         return tally.map { entry in
             let n = Double(entry.count)
