@@ -38,19 +38,33 @@ struct GlobalModel {
     init(colors: [FitColor], totalWeight: UInt64) {
         let k = Self.knots, unknowns = 3 * k
         var matrix = [Double](repeating: 0, count: unknowns * unknowns)
-        var rhs = [[Double]](repeating: [Double](repeating: 0, count: unknowns), count: 3)
-        var index = [Int](repeating: 0, count: 6)
-        var weight = [Double](repeating: 0, count: 6)
-        for color in colors {
-            let n = color.weight, before = color.before, after = color.after
-            Self.basis(before, index: &index, weight: &weight)
-            for a in 0..<6 {
-                let wa = n * weight[a]
-                guard wa != 0 else { continue }
-                for b in 0..<6 { matrix[index[a] * unknowns + index[b]] += wa * weight[b] }
-                for channel in 0..<3 { rhs[channel][index[a]] += wa * after[channel] }
+        // rhs of the three output channels, interleaved: [3 * unknown + channel].
+        var sums = [Double](repeating: 0, count: 3 * unknowns)
+        matrix.withUnsafeMutableBufferPointer { m in
+            sums.withUnsafeMutableBufferPointer { r in
+                // Raw buffers and fixed-size locals: this loop runs once per tally colour, millions
+                // on a large pair, on one thread.
+                var index: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+                var weight: SIMD8<Double> = .zero
+                for color in colors {
+                    let n = color.weight, after = color.after
+                    Self.basis(color.before, index: &index, weight: &weight)
+                    withUnsafeBytes(of: index) { raw in
+                        let at = raw.bindMemory(to: Int.self)
+                        for a in 0..<6 {
+                            let wa = n * weight[a]
+                            guard wa != 0 else { continue }
+                            let row = at[a] * unknowns
+                            for b in 0..<6 { m[row + at[b]] += wa * weight[b] }
+                            r[3 * at[a]] += wa * after.x
+                            r[3 * at[a] + 1] += wa * after.y
+                            r[3 * at[a] + 2] += wa * after.z
+                        }
+                    }
+                }
             }
         }
+        var rhs = (0..<3).map { channel in (0..<unknowns).map { sums[3 * $0 + channel] } }
         let perPixel = 1 / Double(max(totalWeight, 1))
         for i in matrix.indices { matrix[i] *= perPixel }
         let mu = Self.curvature * Double((k - 1) * (k - 1) * (k - 1))
@@ -92,19 +106,21 @@ struct GlobalModel {
     }
 
     /// The two hat functions of each channel that are non-zero at `color` (clamped to 0...1).
-    private static func basis(_ color: SIMD3<Double>, index: inout [Int], weight: inout [Double]) {
-        let last = Double(knots - 1)
-        for channel in 0..<3 {
-            var value = color[channel]
-            if !(value > 0) { value = 0 }
-            if value > 1 { value = 1 }
-            let position = value * last
-            let lower = min(Int(position), knots - 2)
-            let fraction = position - Double(lower)
-            index[2 * channel] = channel * knots + lower
-            index[2 * channel + 1] = channel * knots + lower + 1
-            weight[2 * channel] = 1 - fraction
-            weight[2 * channel + 1] = fraction
-        }
+    private static func basis(_ color: SIMD3<Double>, index: inout (Int, Int, Int, Int, Int, Int),
+                              weight: inout SIMD8<Double>) {
+        let (r, rf) = hat(color.x), (g, gf) = hat(color.y), (b, bf) = hat(color.z)
+        index = (r, r + 1, knots + g, knots + g + 1, 2 * knots + b, 2 * knots + b + 1)
+        weight = SIMD8(1 - rf, rf, 1 - gf, gf, 1 - bf, bf, 0, 0)
+    }
+
+    /// The knot below `value` (clamped to 0...1) and the fraction of the way to the next.
+    @inline(__always)
+    private static func hat(_ value: Double) -> (Int, Double) {
+        var clamped = value
+        if !(clamped > 0) { clamped = 0 }
+        if clamped > 1 { clamped = 1 }
+        let position = clamped * Double(knots - 1)
+        let lower = min(Int(position), knots - 2)
+        return (lower, position - Double(lower))
     }
 }

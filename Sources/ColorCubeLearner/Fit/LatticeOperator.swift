@@ -160,26 +160,52 @@ final class LatticeOperator {
         return y
     }
 
-    /// One Gauss-Seidel sweep on A x = rhs, in place, nodes in storage order (`forward`) or the
-    /// reverse. A backward sweep is the adjoint of a forward one, which keeps the multigrid cycle
-    /// symmetric.
+    /// One Gauss-Seidel sweep on A x = rhs, in place: the planes of constant blue in three
+    /// colours (blue mod 3), each node in storage order within its plane (`forward`), or all of it
+    /// reversed. A row reaches at most two planes either way, so the planes of one colour do not
+    /// read each other and run on all cores; the order is fixed by the colours, not by the
+    /// threads, so the result does not depend on how the planes are shared out. A backward sweep
+    /// is the adjoint of a forward one, which keeps the multigrid cycle symmetric.
+    ///
+    /// (Storage order over the whole lattice, on one thread, was 60% of a 24 Mpx learn's solve.)
     func sweep(_ x: Vector, rhs: Vector, forward: Bool) {
         let grid = self.grid
         let n = grid.size
-        inverseDiagonal.withUnsafeBufferPointer { inverse in
+        // While one colour runs, plane b of x is written by the thread holding b alone, and the
+        // planes it reads (b - 2 ... b + 2, other colours) are written by none.
+        let solution = DisjointRegions(x.base), target = DisjointRegions(UnsafePointer(rhs.base))
+        inverseDiagonal.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let inverse = DisjointRegions(base)
             withKernel { kernel in
-                let range = forward ? Array(0..<n) : Array((0..<n).reversed())
-                for b in range {
-                    for g in range {
-                        let first = grid.slot(0, g, b)
-                        for r in range {
-                            let slot = first &+ r
-                            let residual = rhs[slot] - kernel.row(x.base, slot: slot, r, g, b)
-                            x[slot] += residual * inverse[slot]
+                for colour in forward ? [0, 1, 2] : [2, 1, 0] {
+                    let planes = Array(stride(from: colour, to: n, by: 3))
+                    let ordered = forward ? planes : planes.reversed()
+                    let body: @Sendable (Int) -> Void = { index in
+                        let b = ordered[index]
+                        let x = solution.start(of: 0), rhs = target.start(of: 0), inverse = inverse.start(of: 0)
+                        for row in 0..<n {
+                            let g = forward ? row : n - 1 - row
+                            let first = grid.slot(0, g, b)
+                            for step in 0..<n {
+                                let r = forward ? step : n - 1 - step
+                                let slot = first &+ r
+                                let residual = rhs[slot] - kernel.row(UnsafePointer(x), slot: slot, r, g, b)
+                                x[slot] += residual * inverse[slot]
+                            }
                         }
+                    }
+                    if n >= Self.parallelSweepSize {
+                        ParallelLoop.run(iterations: ordered.count, body)
+                    } else {
+                        for index in ordered.indices { body(index) }
                     }
                 }
             }
         }
     }
+
+    /// Lattice sizes from which a sweep's planes run on all cores (below, on the calling thread:
+    /// the same order, less overhead).
+    static let parallelSweepSize = 24
 }
