@@ -83,8 +83,8 @@ public enum HEIFFile {
         metadata.exif = bytes(of: info.exif).flatMap(tiffStructure).map(EXIFOrientation.upright)
         metadata.xmp = bytes(of: info.xmp)
         metadata.ycbcrLayout = HEIFChromaLayout.read(path: path).map { blocks in
-            // Without an nclx box, and for an unspecified matrix, libheif decodes with BT.601 in
-            // full range: the matrix the decoded pixels' chroma blocks are constant under.
+            // Without an nclx box, and for an unspecified matrix, BT.601 in full range, taken to
+            // be what libheif decodes with.
             let declared = info.nclx.present != 0 && info.nclx.matrix != 2
             return YCbCrLayout(horizontal: blocks.horizontal, vertical: blocks.vertical,
                                matrix: declared ? Int(info.nclx.matrix) : 6,
