@@ -1,6 +1,7 @@
 import ColorCubeCore
 import ColorCubeImaging
 import ColorCubeLearner
+import Foundation
 import Testing
 
 /// Lossy WebP, HEIC and AVIF afters: their chroma layout and matrix read from the file, decoded
@@ -153,5 +154,28 @@ import Testing
         let perBlock = try Self.heldOutMean(blocks: true, save: save)
         print("held out, teal-orange, HEIC q90 afters: per pixel \(perPixel), per block \(perBlock)")
         #expect(perBlock < perPixel)
+    }
+
+    /// The layout comes from the hvcC box's chroma_format_idc: the same file with that field set
+    /// to 4:2:2 or 4:4:4 (libheif decodes from the parameter sets, which still say 4:2:0) reads
+    /// as such, and 4:4:4 is fitted per pixel.
+    @Test(.enabled(if: encoders.contains(.hevc), "no HEVC encoder in this libheif"))
+    func heifLayoutFollowsTheConfigurationBox() throws {
+        let folder = try TemporaryDirectory()
+        var image = ChromaBlocksTests.midToneRandomColors()
+        image.colorSpace = .sRGB
+        try HEIFFile.write(image, to: folder.file("a.heic"), quality: 90, coding: .hevc, sRGBAsNCLX: true)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: folder.file("a.heic"))))
+        let box = try #require(HEIFCodecTests.offset(of: Array("hvcC".utf8), in: bytes))
+        for (idc, horizontal, vertical) in [(2, 2, 1), (3, 1, 1)] {
+            var patched = bytes
+            patched[box + 4 + 16] = patched[box + 4 + 16] & 0xFC | UInt8(idc)
+            try Data(patched).write(to: URL(fileURLWithPath: folder.file("b.heic")))
+            let layout = try HEIFFile.read(path: folder.file("b.heic")).metadata.ycbcrLayout
+            #expect(layout?.horizontal == horizontal && layout?.vertical == vertical)
+        }
+        var metadata = ImageMetadata()
+        metadata.ycbcrLayout = YCbCrLayout(horizontal: 1, vertical: 1, matrix: 6, fullRange: true)
+        #expect(ChromaSubsampling(metadata: metadata) == nil)
     }
 }
