@@ -5,14 +5,7 @@
 /// in the coded values), keeps luma at every pixel and stores the mean chroma of each 2x2 (4:2:0)
 /// or 2x1 (4:2:2) block; lossy WebP (VP8) does the same with BT.601 in limited range, HEIC and
 /// AVIF with the matrix of their nclx box (`ChromaMatrix`).
-/// Encoders differ in how they reduce a block, and the file does not say: libjpeg averages it,
-/// libwebp too (with a 0.8 power of the RGB first), libheif 1.15 keeps its top-left pixel's
-/// chroma (64x64 random colours at quality 90: decoded block chroma 0.7 codes from the top-left
-/// pixel's and 33 from the mean for HEIC, 34 and 9.5 for WebP). The mean is the model for all:
-/// a top-left model, chosen per pair when the first fit's top-left prediction was nearer the
-/// observed chroma, was tried and dropped. On sample photos with libheif's own HEIC q90 afters
-/// the test preferred the mean (HEVC's coding blurs chroma), and forcing the top-left model gave
-/// 0.55 CIEDE2000 on held-out photos against 0.40 with the mean and 0.53 per pixel. So for a look F, the after's luma at pixel i is Y(F(x_i)), but its chroma
+/// So for a look F, the after's luma at pixel i is Y(F(x_i)), but its chroma
 /// is the block mean of C(F(x_j)) over the block's pixels j: a pixel's own chroma is not known
 /// where a block straddles an edge. The energy with chroma per block,
 ///
@@ -24,6 +17,15 @@
 /// C(F'(x_j)), and its luma target stays Y(a_i). Since sum_i w_i |p_i - t_i|^2 >= W_b |mean p - C_b|^2
 /// with equality at F', each round lowers the energy; where F is constant over a block (flat
 /// areas) one round is exact, and only blocks across edges need more.
+///
+/// Encoders differ in how they reduce a block, and the file does not say: libjpeg averages it,
+/// libwebp too (with a 0.8 power of the RGB first), libheif 1.15 keeps its top-left pixel's
+/// chroma (64x64 random colours at quality 90: decoded block chroma 0.7 codes from the top-left
+/// pixel's and 33 from the mean for HEIC, 34 and 9.5 for WebP). The mean is the model for all:
+/// a top-left model, chosen per pair when the first fit's top-left prediction was nearer the
+/// observed chroma, was tried and dropped. On sample photos with libheif's own HEIC q90 afters
+/// the test preferred the mean (presumably HEVC's coding blurs chroma), and forcing the top-left model gave
+/// 0.55 CIEDE2000 on held-out photos against 0.40 with the mean and 0.53 per pixel.
 ///
 /// Per pixel it keeps the tally entry of its before colour and its weight (5 bytes); per block
 /// the weighted mean chroma of the after; per matrix and entry the weight and chroma of the
