@@ -151,6 +151,11 @@ int ccheif_reader_open(const char *path, int max_side, ccheif_reader **out, cche
 
 int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int sixteen, int *bits,
                          char *message) {
+    return ccheif_reader_decode_replicating(reader, buffer, channels, sixteen, 0, bits, message);
+}
+
+int ccheif_reader_decode_replicating(ccheif_reader *reader, void *buffer, int channels, int sixteen,
+                                     int replicate_chroma, int *bits, char *message) {
     if (channels != 3 && channels != 4) {
         set_message(message, "pixels are delivered as RGB or RGBA only");
         return CCHEIF_ERROR;
@@ -158,8 +163,27 @@ int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int 
     enum heif_chroma chroma = sixteen
         ? (channels == 4 ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE)
         : (channels == 4 ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB);
+    struct heif_decoding_options *options = NULL;
+#if LIBHEIF_HAVE_VERSION(1, 16, 0)
+    // From 1.16 libheif upsamples chroma bilinearly unless told otherwise.
+    if (replicate_chroma) {
+        options = heif_decoding_options_alloc();
+        if (!options) {
+            set_message(message, "out of memory");
+            return CCHEIF_NO_MEMORY;
+        }
+        options->color_conversion_options.preferred_chroma_upsampling_algorithm =
+            heif_chroma_upsampling_nearest_neighbor;
+        options->color_conversion_options.only_use_preferred_chroma_algorithm = 1;
+    }
+#else
+    (void)replicate_chroma;  // libheif before 1.16 only has nearest-neighbour upsampling
+#endif
     struct heif_image *image = NULL;
-    struct heif_error error = heif_decode_image(reader->handle, &image, heif_colorspace_RGB, chroma, NULL);
+    struct heif_error error = heif_decode_image(reader->handle, &image, heif_colorspace_RGB, chroma, options);
+    if (options) {
+        heif_decoding_options_free(options);
+    }
     if (error.code != heif_error_Ok) {
         return fail(error, message);
     }

@@ -137,6 +137,7 @@ int ccwebp_reader_open(const char *path, ccwebp_reader **out, ccwebp_info *info,
     info->has_alpha = features.has_alpha ? 1 : 0;
     info->is_lossless = features.format == 2 ? 1 : 0;
     info->frame_count = (int)WebPDemuxGetI(demux, WEBP_FF_FRAME_COUNT);
+    info->is_lossy_still = features.format == 1 && !features.has_animation ? 1 : 0;
     int copied = copy_chunk(demux, "ICCP", &reader->chunks[0], &info->icc)
         && copy_chunk(demux, "EXIF", &reader->chunks[1], &info->exif)
         && copy_chunk(demux, "XMP ", &reader->chunks[2], &info->xmp);
@@ -182,6 +183,11 @@ static int decode_animation_frame(ccwebp_reader *reader, uint8_t *buffer, int ch
 }
 
 int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, char *message) {
+    return ccwebp_reader_decode_replicating(reader, buffer, channels, 0, message);
+}
+
+int ccwebp_reader_decode_replicating(ccwebp_reader *reader, uint8_t *buffer, int channels, int replicate_chroma,
+                                     char *message) {
     if (channels != 3 && channels != 4) {
         set_message(message, "pixels are delivered as RGB or RGBA only");
         return CCWEBP_ERROR;
@@ -203,6 +209,8 @@ int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, c
     if (status == VP8_STATUS_OK) {
         size_t stride = (size_t)reader->width * (size_t)channels;
         config.output.colorspace = channels == 4 ? MODE_RGBA : MODE_RGB;
+        // Point sampling: each U/V sample converts the 2x2 pixels it covers (VP8 is 4:2:0).
+        config.options.no_fancy_upsampling = replicate_chroma ? 1 : 0;
         config.output.is_external_memory = 1;
         config.output.u.RGBA.rgba = buffer;
         config.output.u.RGBA.stride = (int)stride;

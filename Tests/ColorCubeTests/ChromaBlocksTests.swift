@@ -15,17 +15,18 @@ import Testing
         return try JPEGFile.read(path: folder.file("a.jpg"), options: options)
     }
 
-    /// Largest difference in chroma (Cb or Cr, 8-bit codes) between pixels of one 2x2 block,
-    /// over the blocks where no pixel is clipped (a channel at 0 or 255 has lost its chroma).
-    static func largestChromaSpreadInBlocks(_ image: RasterImage) -> Double {
+    /// Largest difference in chroma (Cb or Cr under `matrix`, 8-bit codes) between pixels of one
+    /// 2x2 block, over the blocks where no pixel is clipped (a channel at 0 or 255 has lost its
+    /// chroma).
+    static func largestChromaSpreadInBlocks(_ image: RasterImage, matrix: ChromaMatrix = .bt601) -> Double {
         guard case .eight(let s) = image.pixels else { return .infinity }
+        let c = image.channels
         func chroma(_ x: Int, _ y: Int) -> SIMD2<Double> {
-            let i = (y * image.width + x) * 3
-            let (r, g, b) = (Double(s[i]), Double(s[i + 1]), Double(s[i + 2]))
-            return SIMD2(-0.168736 * r - 0.331264 * g + 0.5 * b, 0.5 * r - 0.418688 * g - 0.081312 * b)
+            let i = (y * image.width + x) * c
+            return matrix.chroma(SIMD3(Double(s[i]), Double(s[i + 1]), Double(s[i + 2])))
         }
         func clipped(_ x: Int, _ y: Int) -> Bool {
-            let i = (y * image.width + x) * 3
+            let i = (y * image.width + x) * c
             return (i..<(i + 3)).contains { s[$0] == 0 || s[$0] == 255 }
         }
         var largest = 0.0
@@ -42,12 +43,17 @@ import Testing
         return largest
     }
 
-    @Test func replicatedChromaIsConstantOverEachBlock() throws {
+    /// 64x64 random colours kept within 64...191, so that decoded pixels rarely clip.
+    static func midToneRandomColors() -> RasterImage {
         var image = LearnBench.randomColors(side: 64, seed: 7)
         if case .eight(let samples) = image.pixels {
-            // Kept within 64...191, so the decoded pixels rarely clip.
             image.pixels = .eight(samples.map { 64 + $0 / 2 })
         }
+        return image
+    }
+
+    @Test func replicatedChromaIsConstantOverEachBlock() throws {
+        let image = Self.midToneRandomColors()
         let replicated = try Self.jpeg(image, replicating: true)
         let smooth = try Self.jpeg(image, replicating: false)
         #expect(replicated.metadata.jpegSubsampling?.horizontal == 2)
@@ -82,8 +88,7 @@ import Testing
                                     afterChroma: blocks ? ChromaSubsampling(horizontal: 2, vertical: 2) : nil)
                 }
                 let learned = try learner.fit(size: 33)
-                all += LearnBench.differences(LearnBench.apply(learned, to: photos[held].image),
-                                              LearnBench.apply(look, to: photos[held].image))
+                all += LearnBench.differences(learned, look, on: photos[held].image)
             }
             return LearnBench.summary(all).mean
         }

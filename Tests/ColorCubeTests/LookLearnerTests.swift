@@ -47,6 +47,11 @@ enum LearnBench {
         return try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .eight(samples))
     }
 
+    /// CIEDE2000 per pixel between `learned` and `look` applied to `image`.
+    static func differences(_ learned: ColorCube, _ look: ColorCube, on image: RasterImage) -> [Double] {
+        differences(apply(learned, to: image), apply(look, to: image))
+    }
+
     /// CIEDE2000 between two 8-bit images, per pixel.
     static func differences(_ a: RasterImage, _ b: RasterImage) -> [Double] {
         guard case .eight(let x) = a.pixels, case .eight(let y) = b.pixels else { return [] }
@@ -209,7 +214,7 @@ enum LearnBench {
         let learned = try learner.fit(size: 33)
         var all: [Double] = []
         for photo in try LearnBench.photos() {
-            all += LearnBench.differences(LearnBench.apply(learned, to: photo.image), LearnBench.apply(look, to: photo.image))
+            all += LearnBench.differences(learned, look, on: photo.image)
         }
         let result = LearnBench.summary(all)
         print("random colours pair, held-out photos: mean \(result.mean), p99 \(result.p99)")

@@ -5,10 +5,13 @@ public struct ImageReadOptions: Sendable, Equatable {
     /// The largest width x height a decoder accepts. It is checked against the header before any
     /// pixel buffer is allocated, so a hostile header costs nothing.
     public var pixelLimit: Int
-    /// JPEG only: each stored chroma sample is repeated over the 2x2 (4:2:0) or 2x1 (4:2:2) block of
-    /// pixels it covers instead of interpolated between blocks, so each block decodes with its
-    /// chroma exactly as stored (`metadata.jpegSubsampling` gives the block). For a reader that
-    /// models the subsampling itself, as `learn` does; pictures look blockier. Default false.
+    /// JPEG, lossy WebP and HEIF: each stored chroma sample is repeated over the 2x2 (4:2:0) or
+    /// 2x1 (4:2:2) block of pixels it covers instead of interpolated between blocks, so each block
+    /// decodes with its chroma exactly as stored (`metadata.jpegSubsampling` or
+    /// `metadata.ycbcrLayout` gives the block). For a reader that models the subsampling itself,
+    /// as `learn` does; pictures look blockier. libwebp does it without its fancy upsampling;
+    /// libheif before 1.16 always repeats chroma, 1.16 and later are asked for nearest-neighbour
+    /// upsampling. Default false.
     public var replicatesChroma = false
 
     /// `PixelLimit.defaultMaxPixels`, 500 million pixels: over ten times a 45 Mpx camera's frame,

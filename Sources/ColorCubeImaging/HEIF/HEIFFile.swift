@@ -27,7 +27,9 @@ public enum HEIFFile {
     /// `metadata.exif` holds the TIFF structure of the first Exif block with its orientation set to
     /// 1, since the pixels are delivered already turned the way the file says (HEIF readers follow
     /// the file's `irot`/`imir` boxes, not EXIF); `metadata.isLossy` is true and `imageCount` counts
-    /// the file's top-level images.
+    /// the file's top-level images. `metadata.ycbcrLayout` gives the coded chroma blocks (see
+    /// `HEIFChromaLayout`) with the nclx box's matrix and range; with `options.replicatesChroma`
+    /// each chroma sample is repeated over its block rather than interpolated.
     /// - Throws: `ImageError.cannotOpen` when the file cannot be read; `.notAnImage` when libheif
     ///   does not recognise it; `.pixelLimit` before decoding; `.corrupt` for damaged or
     ///   truncated data; `.unsupported` for codecs or features libheif lacks and HDR transfer
@@ -47,12 +49,13 @@ public enum HEIFFile {
         let colorSpace = try colorSpace(of: info, path: path)
         let channels = info.has_alpha != 0 ? 4 : 3
         let count = width * height * channels
+        let replicate: Int32 = options.replicatesChroma ? 1 : 0
         let pixels: PixelStorage
         var bits: Int32 = 8
         if info.luma_bits > 8 {
             var samples: [UInt16] = try SampleBuffer.make(count: count, path: path)
             let status = samples.withUnsafeMutableBytes { buffer in
-                message.withPointer { ccheif_reader_decode(reader, buffer.baseAddress, Int32(channels), 1, &bits, $0) }
+                message.withPointer { ccheif_reader_decode_replicating(reader, buffer.baseAddress, Int32(channels), 1, replicate, &bits, $0) }
             }
             guard status == CCHEIF_OK else { throw error(status: status, path: path, message: message.text) }
             guard (9...16).contains(bits) else {
@@ -68,7 +71,7 @@ public enum HEIFFile {
         } else {
             var samples: [UInt8] = try SampleBuffer.make(count: count, path: path)
             let status = samples.withUnsafeMutableBytes { buffer in
-                message.withPointer { ccheif_reader_decode(reader, buffer.baseAddress, Int32(channels), 0, &bits, $0) }
+                message.withPointer { ccheif_reader_decode_replicating(reader, buffer.baseAddress, Int32(channels), 0, replicate, &bits, $0) }
             }
             guard status == CCHEIF_OK else { throw error(status: status, path: path, message: message.text) }
             pixels = .eight(samples)
@@ -79,6 +82,14 @@ public enum HEIFFile {
         metadata.imageCount = max(1, Int(info.image_count))
         metadata.exif = bytes(of: info.exif).flatMap(tiffStructure).map(EXIFOrientation.upright)
         metadata.xmp = bytes(of: info.xmp)
+        metadata.ycbcrLayout = HEIFChromaLayout.read(path: path).map { blocks in
+            // Without an nclx box, and for an unspecified matrix, BT.601 in full range, taken to
+            // be what libheif decodes with.
+            let declared = info.nclx.present != 0 && info.nclx.matrix != 2
+            return YCbCrLayout(horizontal: blocks.horizontal, vertical: blocks.vertical,
+                               matrix: declared ? Int(info.nclx.matrix) : 6,
+                               fullRange: info.nclx.present == 0 || info.nclx.full_range != 0)
+        }
         return RasterImage(width: width, height: height, channels: channels, pixels: pixels,
                            colorSpace: colorSpace, metadata: metadata)
     }

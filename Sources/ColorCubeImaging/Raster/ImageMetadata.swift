@@ -37,6 +37,9 @@ public struct ImageMetadata: Sendable, Equatable {
     /// The JPEG's chroma subsampling, as horizontal and vertical factors of the luma component
     /// relative to chroma (2x2 for 4:2:0, 2x1 for 4:2:2, 1x1 for 4:4:4).
     public var jpegSubsampling: (horizontal: Int, vertical: Int)?
+    /// How a lossy WebP, HEIC or AVIF stored its colour (chroma blocks, matrix, range), where the
+    /// file says; nil for lossless files and when the layout is not known.
+    public var ycbcrLayout: YCbCrLayout?
 
     /// TIFF compression scheme of the input (libtiff's COMPRESSION_* value), which a TIFF output keeps.
     public var tiffCompression: Int?
@@ -64,6 +67,7 @@ public struct ImageMetadata: Sendable, Equatable {
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers
             && lhs.jpegSubsampling?.horizontal == rhs.jpegSubsampling?.horizontal
             && lhs.jpegSubsampling?.vertical == rhs.jpegSubsampling?.vertical
+            && lhs.ycbcrLayout == rhs.ycbcrLayout
     }
 }
 

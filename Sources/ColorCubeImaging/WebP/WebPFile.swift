@@ -13,6 +13,8 @@ public enum WebPFile {
     /// becomes `metadata.exif` (an "Exif\0\0" prefix that some writers add is removed), the XMP
     /// chunk `metadata.xmp`; `metadata.webpLossless` is true for a lossless (VP8L) still image,
     /// `metadata.isLossy` its opposite, and `metadata.imageCount` the number of animation frames.
+    /// A lossy still image has `metadata.ycbcrLayout` `.vp8` (4:2:0, BT.601, limited range); with
+    /// `options.replicatesChroma` it is decoded with each chroma sample repeated over its 2x2 block.
     /// - Throws: `ImageError.cannotOpen` when the file cannot be read; `.notAnImage` when it is not
     ///   a RIFF WebP; `.pixelLimit` before any pixel buffer is allocated; `.corrupt` for damaged
     ///   or truncated data; `.unsupported` for features libwebp lacks. Each names `path`.
@@ -30,7 +32,10 @@ public enum WebPFile {
         let channels = info.has_alpha != 0 ? 4 : 3
         var samples: [UInt8] = try SampleBuffer.make(count: width * height * channels, path: path)
         let status = samples.withUnsafeMutableBufferPointer { buffer in
-            message.withPointer { ccwebp_reader_decode(reader, buffer.baseAddress, Int32(channels), $0) }
+            message.withPointer {
+                ccwebp_reader_decode_replicating(reader, buffer.baseAddress, Int32(channels),
+                                                 options.replicatesChroma ? 1 : 0, $0)
+            }
         }
         guard status == CCWEBP_OK else { throw error(status: status, path: path, message: message.text) }
 
@@ -39,6 +44,9 @@ public enum WebPFile {
         metadata.webpLossless = lossless
         metadata.isLossy = !lossless
         metadata.imageCount = max(1, Int(info.frame_count))
+        // A lossy still image is VP8, whose layout is fixed; an animation's frames are composed
+        // onto the canvas, so its blocks are not known.
+        metadata.ycbcrLayout = info.is_lossy_still != 0 ? .vp8 : nil
         metadata.exif = bytes(of: info.exif).map(withoutExifPrefix)
         metadata.xmp = bytes(of: info.xmp)
         let colorSpace: ColorSpaceTag = bytes(of: info.icc).map { .icc(ICCProfileData(bytes: $0)) } ?? .unspecified

@@ -53,9 +53,7 @@ public enum LookFileLearner {
                                               beforeHeight: beforeImage.height, after: pair.after,
                                               afterWidth: afterImage.width, afterHeight: afterImage.height)
             }
-            let blocks = afterImage.metadata.jpegSubsampling.flatMap {
-                ChromaSubsampling(horizontal: $0.horizontal, vertical: $0.vertical)
-            }
+            let blocks = ChromaSubsampling(metadata: afterImage.metadata)
             let beforeBuffer = try buffer(beforeImage), afterBuffer = try buffer(afterImage)
             try learner.add(before: beforeBuffer, after: afterBuffer, name: pair.name, afterChroma: blocks)
             if reportPicture != nil { picture.add(before: beforeBuffer, after: afterBuffer) }
@@ -72,8 +70,8 @@ public enum LookFileLearner {
         return Result(pairs: pairs, cube: cube, report: report, iterations: learner.lastIterations)
     }
 
-    /// Decodes both images of a pair at once, one on each of two threads; a JPEG after with its
-    /// chroma blocks repeated (see `ChromaSubsampling`).
+    /// Decodes both images of a pair at once, one on each of two threads; a JPEG, lossy WebP, HEIC
+    /// or AVIF after with its chroma blocks repeated (see `ChromaSubsampling`).
     private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
         let results = Locked<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
         ParallelLoop.run(iterations: 2) { index in

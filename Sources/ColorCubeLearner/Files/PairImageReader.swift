@@ -7,12 +7,17 @@ import ColorCubeImaging
 enum PairImageReader {
     /// Decodes `path` (recognised by content) and brings it to sRGB.
     /// - Throws: `ImageError` naming the file.
-    /// - Parameter replicatingChroma: a JPEG is decoded with each chroma block repeated over its
-    ///   pixels (`ImageReadOptions.replicatesChroma`), for an after whose blocks the fit models.
+    /// - Parameter replicatingChroma: a JPEG, lossy WebP or HEIF is decoded with each chroma block
+    ///   repeated over its pixels (`ImageReadOptions.replicatesChroma`), for an after whose blocks
+    ///   the fit models. A WebP or HEIF whose profile is converted loses `metadata.ycbcrLayout`:
+    ///   its pixels are then no longer the coded RGB that the blocks' chroma is linear in.
     static func read(_ path: String, replicatingChroma: Bool = false) throws -> RasterImage {
         var options = ImageReadOptions()
         options.replicatesChroma = replicatingChroma
         var image = try ImageApplier.read(path, options: options).image
+        if case .icc(let profile) = image.colorSpace, !ColorConversion.isSRGB(profile) {
+            image.metadata.ycbcrLayout = nil
+        }
         try ColorConversion.convertToSRGB(&image, path: path)
         return image
     }

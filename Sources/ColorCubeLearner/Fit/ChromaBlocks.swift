@@ -3,7 +3,9 @@
 ///
 /// A JPEG encoder turns each pixel's coded RGB into luma and chroma (JFIF's BT.601 matrix, linear
 /// in the coded values), keeps luma at every pixel and stores the mean chroma of each 2x2 (4:2:0)
-/// or 2x1 (4:2:2) block. So for a look F, the after's luma at pixel i is Y(F(x_i)), but its chroma
+/// or 2x1 (4:2:2) block; lossy WebP (VP8) does the same with BT.601 in limited range, HEIC and
+/// AVIF with the matrix of their nclx box (`ChromaMatrix`).
+/// So for a look F, the after's luma at pixel i is Y(F(x_i)), but its chroma
 /// is the block mean of C(F(x_j)) over the block's pixels j: a pixel's own chroma is not known
 /// where a block straddles an edge. The energy with chroma per block,
 ///
@@ -16,9 +18,18 @@
 /// with equality at F', each round lowers the energy; where F is constant over a block (flat
 /// areas) one round is exact, and only blocks across edges need more.
 ///
+/// Encoders differ in how they reduce a block, and the file does not say: libjpeg averages it,
+/// libwebp too (with a 0.8 power of the RGB first), libheif 1.15 keeps its top-left pixel's
+/// chroma (64x64 random colours at quality 90: decoded block chroma 0.7 codes from the top-left
+/// pixel's and 33 from the mean for HEIC, 34 and 9.5 for WebP). The mean is the model for all:
+/// a top-left model, chosen per pair when the first fit's top-left prediction was nearer the
+/// observed chroma, was tried and dropped. On sample photos with libheif's own HEIC q90 afters
+/// the test preferred the mean (presumably HEVC's coding blurs chroma), and forcing the top-left model gave
+/// 0.55 CIEDE2000 on held-out photos against 0.40 with the mean and 0.53 per pixel.
+///
 /// Per pixel it keeps the tally entry of its before colour and its weight (5 bytes); per block
-/// the weighted mean chroma of the after; per entry the weight and chroma of the pixels it holds
-/// from such pairs.
+/// the weighted mean chroma of the after; per matrix and entry the weight and chroma of the
+/// pixels it holds from such pairs (the pairs' chroma is only summed within one matrix).
 struct ChromaBlocks {
     /// One pair's pixels and blocks.
     private struct Pair {
@@ -31,13 +42,21 @@ struct ChromaBlocks {
         /// Weighted mean chroma of the after per block, and the block's weight.
         var observed: [SIMD2<Double>]
         var blockWeights: [Double]
+        /// Index of the pair's matrix in `groups`.
+        var group: Int
         var blocksPerRow: Int { (width + subsampling.horizontal - 1) / subsampling.horizontal }
     }
 
+    /// The pairs of one matrix, summed per tally entry.
+    private struct Group {
+        var matrix: ChromaMatrix
+        /// Per tally entry: weight of the pixels from these pairs, and their weighted after chroma.
+        var entryWeight: [Double] = []
+        var entryChroma: [SIMD2<Double>] = []
+    }
+
     private var pairs: [Pair] = []
-    /// Per tally entry: weight of the pixels from these pairs, and their weighted after chroma.
-    private var entryWeight: [Double] = []
-    private var entryChroma: [SIMD2<Double>] = []
+    private var groups: [Group] = []
 
     /// Rounds of the per-colour fit `LookLearner.fit` runs when there are such pairs. On
     /// Tools/bench-learn-looks (JPEG q90 4:2:0 afters) the held-out ratio's geometric mean is 8.19
@@ -46,29 +65,20 @@ struct ChromaBlocks {
 
     var isEmpty: Bool { pairs.isEmpty }
 
-    /// JFIF's chroma (Cb, Cr) of an RGB colour, 0...1 scale, without the 0.5 offset.
-    @inline(__always)
-    static func chroma(_ c: SIMD3<Double>) -> SIMD2<Double> {
-        SIMD2(-0.168736 * c.x - 0.331264 * c.y + 0.5 * c.z, 0.5 * c.x - 0.418688 * c.y - 0.081312 * c.z)
-    }
-
-    /// The RGB change that moves chroma by `d` and leaves luma as it is.
-    @inline(__always)
-    static func rgb(chromaChange d: SIMD2<Double>) -> SIMD3<Double> {
-        SIMD3(1.402 * d.y, -0.344136 * d.x - 0.714136 * d.y, 1.772 * d.x)
-    }
-
     /// Records a pair already summed into `tally` with `weights`.
     mutating func add(before: PixelBuffer, after: PixelBuffer, subsampling: ChromaSubsampling,
                       tally: ColorTally, weights: FlatnessWeights) {
-        if entryWeight.count < tally.count {
-            entryWeight += [Double](repeating: 0, count: tally.count - entryWeight.count)
-            entryChroma += [SIMD2<Double>](repeating: .zero, count: tally.count - entryChroma.count)
+        let group = groups.firstIndex { $0.matrix == subsampling.matrix } ?? groups.count
+        if group == groups.count { groups.append(Group(matrix: subsampling.matrix)) }
+        let grown = tally.count - groups[group].entryWeight.count
+        if grown > 0 {
+            groups[group].entryWeight += [Double](repeating: 0, count: grown)
+            groups[group].entryChroma += [SIMD2<Double>](repeating: .zero, count: grown)
         }
         var pair = Pair(width: before.width, height: before.height, subsampling: subsampling,
                         entries: [Int32](repeating: -1, count: before.width * before.height),
                         weights: [UInt8](repeating: 0, count: before.width * before.height),
-                        observed: [], blockWeights: [])
+                        observed: [], blockWeights: [], group: group)
         let blockRows = (before.height + subsampling.vertical - 1) / subsampling.vertical
         pair.observed = [SIMD2<Double>](repeating: .zero, count: pair.blocksPerRow * blockRows)
         pair.blockWeights = [Double](repeating: 0, count: pair.blocksPerRow * blockRows)
@@ -90,6 +100,7 @@ struct ChromaBlocks {
         let width = pair.width, pixels = pair.width * pair.height
         let bw = pair.subsampling.horizontal, bh = pair.subsampling.vertical, perRow = pair.blocksPerRow
         let afterScale = 1 / Double(A.max)
+        let matrix = pair.subsampling.matrix, group = pair.group
         before.withUnsafeBufferPointer { bp in
             guard let b = bp.baseAddress else { return }
             for pixel in 0..<pixels {
@@ -101,15 +112,15 @@ struct ChromaBlocks {
                 let w = weights.isUniform ? FlatnessWeights.full
                     : weights.table[FlatnessWeights.spread(b, channels: bc, pixel: pixel, width: width, pixels: pixels,
                                                            code: code)]
-                let c = Self.chroma(SIMD3(Double(after[ai]), Double(after[ai + 1]), Double(after[ai + 2])) * afterScale)
+                let c = matrix.chroma(SIMD3(Double(after[ai]), Double(after[ai + 1]), Double(after[ai + 2])) * afterScale)
                 let block = (pixel / width / bh) * perRow + (pixel % width) / bw
                 let weight = Double(w)
                 pair.entries[pixel] = Int32(entry)
                 pair.weights[pixel] = UInt8(w)
                 pair.observed[block] += weight * c
                 pair.blockWeights[block] += weight
-                entryWeight[entry] += weight
-                entryChroma[entry] += weight * c
+                groups[group].entryWeight[entry] += weight
+                groups[group].entryChroma[entry] += weight * c
             }
         }
     }
@@ -122,9 +133,23 @@ struct ChromaBlocks {
     ///   - measured: the measured after means, as `FitColor.colors` gives them.
     ///   - predicted: the last round's look at each colour's before.
     func retarget(_ colors: inout [FitColor], measured: [FitColor], predicted: [SIMD3<Double>]) {
-        let predictedChroma = predicted.map(Self.chroma)
-        var residual = [SIMD2<Double>](repeating: .zero, count: colors.count)
-        for pair in pairs {
+        var change = [SIMD3<Double>](repeating: .zero, count: colors.count)
+        for index in groups.indices {
+            retarget(group: index, predicted: predicted, into: &change)
+        }
+        for index in colors.indices where measured[index].weight > 0 {
+            colors[index].after = measured[index].after + change[index] / measured[index].weight
+        }
+    }
+
+    /// Adds one matrix's pairs' change of each colour's after (weighted RGB, luma unchanged) to
+    /// `change`.
+    private func retarget(group: Int, predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
+        let matrix = groups[group].matrix, entryWeight = groups[group].entryWeight
+        let entryChroma = groups[group].entryChroma
+        let predictedChroma = predicted.map(matrix.chroma)
+        var residual = [SIMD2<Double>](repeating: .zero, count: predicted.count)
+        for pair in pairs where pair.group == group {
             var blockPrediction = [SIMD2<Double>](repeating: .zero, count: pair.observed.count)
             let width = pair.width, bw = pair.subsampling.horizontal, bh = pair.subsampling.vertical
             let perRow = pair.blocksPerRow
@@ -140,9 +165,9 @@ struct ChromaBlocks {
                 residual[Int(pair.entries[pixel])] += Double(pair.weights[pixel]) * blockPrediction[block]
             }
         }
-        for index in colors.indices where index < entryWeight.count && entryWeight[index] > 0 {
-            let change = entryWeight[index] * predictedChroma[index] + residual[index] - entryChroma[index]
-            colors[index].after = measured[index].after + Self.rgb(chromaChange: change / measured[index].weight)
+        for index in predicted.indices where index < entryWeight.count && entryWeight[index] > 0 {
+            let chroma = entryWeight[index] * predictedChroma[index] + residual[index] - entryChroma[index]
+            change[index] += matrix.rgb(chromaChange: chroma)
         }
     }
 }

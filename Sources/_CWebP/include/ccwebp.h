@@ -38,6 +38,7 @@ typedef struct ccwebp_info {
     int has_alpha;
     int is_lossless;         // 1 when the (first) image is VP8L, lossless
     int frame_count;         // 1 for a still image
+    int is_lossy_still;      // 1 for a still image coded with VP8 (lossy, 4:2:0), not an animation
     ccwebp_chunk icc;        // empty (NULL, 0) when the file has none
     ccwebp_chunk exif;
     ccwebp_chunk xmp;
@@ -52,6 +53,11 @@ int ccwebp_reader_open(const char *path, ccwebp_reader **reader, ccwebp_info *in
 /// Decodes the first image (the first frame of an animation, composed onto the canvas) into
 /// `buffer`: height rows of width * channels bytes, `channels` 3 (RGB) or 4 (RGBA).
 int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, char *message);
+
+/// `ccwebp_reader_decode`, but when `replicate_chroma` is non-zero a lossy still image is decoded
+/// without libwebp's fancy upsampling: each 2x2 block's chroma sample is repeated over its pixels.
+int ccwebp_reader_decode_replicating(ccwebp_reader *reader, uint8_t *buffer, int channels, int replicate_chroma,
+                                     char *message);
 
 /// Releases the reader and the chunks `info` points to.
 void ccwebp_reader_close(ccwebp_reader *reader);
