@@ -9,14 +9,16 @@ enum PairImageReader {
     /// - Throws: `ImageError` naming the file.
     /// - Parameter replicatingChroma: a JPEG, lossy WebP or HEIF is decoded with each chroma block
     ///   repeated over its pixels (`ImageReadOptions.replicatesChroma`), for an after whose blocks
-    ///   the fit models. A WebP or HEIF whose profile is converted loses `metadata.ycbcrLayout`:
-    ///   its pixels are then no longer the coded RGB that the blocks' chroma is linear in.
+    ///   the fit models. An image whose profile is converted loses `metadata.ycbcrLayout` and
+    ///   `jpegSubsampling`: its pixels are then no longer the coded RGB that the blocks' chroma is
+    ///   linear in, and it is fitted pixel by pixel.
     static func read(_ path: String, replicatingChroma: Bool = false) throws -> RasterImage {
         var options = ImageReadOptions()
         options.replicatesChroma = replicatingChroma
         var image = try ImageApplier.read(path, options: options).image
         if case .icc(let profile) = image.colorSpace, !ColorConversion.isSRGB(profile) {
             image.metadata.ycbcrLayout = nil
+            image.metadata.jpegSubsampling = nil
         }
         try ColorConversion.convertToSRGB(&image, path: path)
         return image
