@@ -105,6 +105,8 @@ struct FixedPointKernelTests {
         #expect(!LUTEngine(cube: inside, stages: ChannelStages(output: { _, value in value })).isFixedPoint)
         #expect(!LUTEngine(cube: inside, vectorized: false).isFixedPoint)
         #expect(!LUTEngine(cube: inside, fixedPoint: false).isFixedPoint)
+        #expect(LUTEngine(table: try IdentityTable(size: 129)).isFixedPoint)
+        #expect(!LUTEngine(table: try IdentityTable(size: 130)).isFixedPoint)  // see FixedPointLattice.largestSize
         var values = [Float](repeating: 0.5, count: 4 * 729)
         values[401] = .nan
         #expect(!LUTEngine(cube: try ColorCube(size: 9, values: values)).isFixedPoint)

@@ -4,14 +4,18 @@ import _CLatticeKernel
 /// full strength, no channel stages): nodes of four Int16 and one 16-byte step per code and axis
 /// (see cclattice.h for both layouts and the error).
 ///
-/// A node holds round(value * 32640) (see `units`), 128 units to an 8-bit code, so the lattice must fit: every
-/// value finite, and on each channel the largest minus the smallest at most 32767 units (a range
-/// of 1.0039, as any look inside 0...1), so that a difference of two nodes fits in an Int16. A
-/// look outside that keeps the Float loops (`make` returns nil).
+/// A node holds round(value * 32640) (see `units`), 128 units to an 8-bit code, so the lattice
+/// must fit: every value finite, and on each channel the largest minus the smallest at most 32767
+/// units (a range of 1.0039, as any look inside 0...1), so that a difference of two nodes fits in
+/// an Int16. A look outside that keeps the Float loops (`make` returns nil), as does a cube of
+/// more than `largestSize` nodes a side.
 struct FixedPointLattice {
     /// One 8-bit code is this many units of a node.
     static let unitsPerCode = 128
     static let scale = Double(unitsPerCode * 255)
+    /// The largest cube given a fixed-point copy: the engine keeps its Float lattice too (16-bit
+    /// and Float input read it), and for a 256-cube the copy would add 128 MB to its 256 MB.
+    static let largestSize = 129
 
     let nodes: UnsafeMutablePointer<Int16>
     let steps: UnsafeMutablePointer<cclattice_fixed_step>
@@ -19,6 +23,7 @@ struct FixedPointLattice {
     /// The fixed-point lattice of `lattice` (`size`^3 SIMD4<Float> nodes, red fastest), or nil
     /// when the look's values do not fit.
     static func make(_ lattice: UnsafePointer<SIMD4<Float>>, size n: Int) -> FixedPointLattice? {
+        guard n <= largestSize else { return nil }
         let count = n * n * n
         // The zero nodes after the lattice: a code of 255 on green or blue reads N^2 + N past it.
         let padded = count + n * n + n + 1

@@ -48,7 +48,8 @@ public final class LUTEngine: Sendable {
     ///     units in the last place). False runs the portable loops everywhere, for comparisons.
     ///   - fixedPoint: with the AVX2 loops, run 8-bit trilinear in fixed point (Int16 lattice,
     ///     about 1.5x the Float loop's speed) where the look allows it: full strength, no stages,
-    ///     and lattice values within a range of 1.0039 on each channel (any look inside 0...1).
+    ///     lattice values within a range of 1.0039 on each channel (any look inside 0...1), and
+    ///     at most 129 nodes a side (the Int16 copy is half the Float lattice's memory again).
     ///     An output then differs from the exact value rounded only where that lies within 1/64
     ///     of a code of a half code (3/128 at worst; 91,001 of the 50,331,648 samples of all 2^24
     ///     colours through the tests' 64-cube; `FixedPointKernelTests`); inputs on lattice nodes
