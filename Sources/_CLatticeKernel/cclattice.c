@@ -1,7 +1,8 @@
 // See include/cclattice.h. One 8-bit loop body (`run`) serves both interpolations, every
 // combination of strength mixing and output curves, and the common layouts; the entry points
-// call it with constants, so the compiler makes one flat copy per combination. The planar Float
-// loop (`run_planar`) reuses the same per-pixel helpers.
+// call it with constants, so the compiler makes one flat copy per combination. The fixed-point
+// trilinear loop (`run_fixed`) has its own body, for looks at full strength without curves. The
+// planar Float loop (`run_planar`) reuses the same per-pixel helpers.
 #include "cclattice.h"
 
 // Only the fused multiply-adds written out below: no other contraction.
@@ -176,6 +177,134 @@ AVX2 void cclattice_tetrahedral8(const cclattice_kernel *k, const uint8_t *sourc
     run_any(k, source, destination, count, stride, r, g, b, 1);
 }
 
+// MARK: 8-bit trilinear in fixed point
+
+/// A pixel's cell: the sum of its three steps (see cclattice_fixed_step), offset in lane 0.
+AVX2 static INLINE __m128i fixed_split(const cclattice_fixed_step *steps, const uint8_t *s, int64_t ri, int64_t gi,
+                                       int64_t bi) {
+    __m128i sum = _mm_load_si128((const __m128i *)(steps + s[ri]));
+    sum = _mm_add_epi32(sum, _mm_load_si128((const __m128i *)(steps + 256 + s[gi])));
+    return _mm_add_epi32(sum, _mm_load_si128((const __m128i *)(steps + 512 + s[bi])));
+}
+
+/// a + round((b - a) * t / 32768) in each Int16 lane: within a and b, so it never overflows.
+AVX2 static INLINE __m256i lerp_q15(__m256i a, __m256i b, __m256i t) {
+    return _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), t));
+}
+
+/// A node and its red neighbour (16 bytes) for pixel a in the low half, pixel b in the high half.
+AVX2 static INLINE __m256i fixed_row(const int16_t *a, const int16_t *b) {
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)a)),
+                                   _mm_loadu_si128((const __m128i *)b), 1);
+}
+
+/// Trilinear for two pixels from their cells (`fixed_split`): each 128-bit half holds one pixel's
+/// node and red neighbour, so the four rows of a cell are four loads per pixel. Green, then blue
+/// lerp both halves in Int16; red lerps between the halves exactly in Int32 ((255 - j) * low +
+/// j * high, 255 times the value), then scales to codes in Float and rounds to nearest even.
+/// Returns the codes as bytes: pixel a's red, green, blue, 0 in bytes 0-3, pixel b's in 16-19.
+/// `green` and `blue` pick a step's Q15 weight into every Int16 lane (pshufb controls).
+AVX2 static INLINE __m256i fixed_pair(const cclattice_kernel *k, __m128i a, __m128i b, __m256i green, __m256i blue) {
+    const int16_t *lattice = k->fixed_lattice;
+    const int16_t *pa = lattice + 4 * (uint64_t)(uint32_t)_mm_cvtsi128_si32(a);
+    const int16_t *pb = lattice + 4 * (uint64_t)(uint32_t)_mm_cvtsi128_si32(b);
+    const int64_t gs = 4 * k->green_stride, bs = 4 * k->blue_stride;
+    __m256i cells = _mm256_inserti128_si256(_mm256_castsi128_si256(a), b, 1);
+    __m256i tg = _mm256_shuffle_epi8(cells, green), tb = _mm256_shuffle_epi8(cells, blue);
+    __m256i near = lerp_q15(fixed_row(pa, pb), fixed_row(pa + gs, pb + gs), tg);
+    __m256i far = lerp_q15(fixed_row(pa + bs, pb + bs), fixed_row(pa + bs + gs, pb + bs + gs), tg);
+    __m256i both = lerp_q15(near, far, tb);
+    // Each half's low and high node interleaved per channel, times (255 - j, j).
+    __m256i pairs = _mm256_unpacklo_epi16(both, _mm256_bsrli_epi128(both, 8));
+    __m256i sums = _mm256_madd_epi16(pairs, _mm256_shuffle_epi32(cells, _MM_SHUFFLE(2, 2, 2, 2)));
+    __m256 codes = _mm256_mul_ps(_mm256_cvtepi32_ps(sums), _mm256_set1_ps((float)(1.0 / 32640.0)));
+    __m256i ints = _mm256_cvtps_epi32(codes);  // |sums| < 2^24: exact in Float, no overflow
+    __m256i shorts = _mm256_packs_epi32(ints, ints);
+    return _mm256_packus_epi16(shorts, shorts);
+}
+
+/// Writes one pixel's codes (0x00BBGGRR) like `run` does. With stride 3 and the samples in or
+/// against order, a pixel that is not `last` is one 4-byte store whose fourth byte lands on the
+/// next pixel's first sample: that pixel has been read already and is written after.
+AVX2 static INLINE void fixed_store(const uint8_t *s, uint8_t *d, uint32_t word, int64_t stride, int64_t ri,
+                                    int64_t gi, int64_t bi, int copies_extra, int last) {
+    const int in_order = ri == 0 && gi == 1 && bi == 2, reversed = ri == 2 && gi == 1 && bi == 0;
+    if ((stride == 3 || stride == 4) && (in_order || reversed)) {
+        if (reversed) word = __builtin_bswap32(word) >> 8;
+        if (stride == 4) {
+            uint32_t old;
+            __builtin_memcpy(&old, s, 4);
+            word = (word & 0x00FFFFFFu) | (old & 0xFF000000u);
+            __builtin_memcpy(d, &word, 4);
+        } else if (!last) {
+            __builtin_memcpy(d, &word, 4);
+        } else {
+            uint16_t first = (uint16_t)word;
+            __builtin_memcpy(d, &first, 2);
+            d[2] = (uint8_t)(word >> 16);
+        }
+    } else {
+        if (copies_extra) d[6 - ri - gi - bi] = s[6 - ri - gi - bi];
+        d[ri] = (uint8_t)word;
+        d[gi] = (uint8_t)(word >> 8);
+        d[bi] = (uint8_t)(word >> 16);
+    }
+}
+
+/// The fixed-point loop, two pixels at a time. The next pair is read before this pair is
+/// written, so that the 4-byte stores of `fixed_store` never reach a pixel not yet read (in place).
+AVX2 static INLINE void run_fixed(const cclattice_kernel *shared, const uint8_t *source, uint8_t *destination,
+                                  int64_t count, int64_t stride, int64_t ri, int64_t gi, int64_t bi) {
+    const cclattice_kernel local = *shared;  // see `run`
+    const cclattice_kernel *k = &local;
+    const cclattice_fixed_step *steps = k->fixed_steps;
+    // Step bytes 4-5 (green) and 6-7 (blue) into every Int16 lane of each half. Hidden from the
+    // optimiser, which would otherwise turn each shuffle into two.
+    __m256i green = _mm256_set1_epi16(0x0504), blue = _mm256_set1_epi16(0x0706);
+    __asm__("" : "+x"(green), "+x"(blue));
+    const int copies_extra = stride == 4 && source != destination;
+#define PIXEL(i) (source + (i) * stride)
+    if (count <= 0) return;
+    __m128i a = fixed_split(steps, PIXEL(0), ri, gi, bi);
+    __m128i b = count > 1 ? fixed_split(steps, PIXEL(1), ri, gi, bi) : a;
+    int64_t i = 0;
+    for (; i + 4 <= count; i += 2) {
+        __m256i bytes = fixed_pair(k, a, b, green, blue);
+        a = fixed_split(steps, PIXEL(i + 2), ri, gi, bi);
+        b = fixed_split(steps, PIXEL(i + 3), ri, gi, bi);
+        fixed_store(PIXEL(i), destination + i * stride, (uint32_t)_mm256_cvtsi256_si32(bytes), stride, ri, gi, bi,
+                    copies_extra, 0);
+        fixed_store(PIXEL(i + 1), destination + (i + 1) * stride,
+                    (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1)), stride, ri, gi, bi, copies_extra, 0);
+    }
+    // One, two or three pixels left, the first two split.
+    __m256i bytes = fixed_pair(k, a, b, green, blue);
+    const int64_t left = count - i;
+    __m128i c = left == 3 ? fixed_split(steps, PIXEL(i + 2), ri, gi, bi) : a;
+    fixed_store(PIXEL(i), destination + i * stride, (uint32_t)_mm256_cvtsi256_si32(bytes), stride, ri, gi, bi,
+                copies_extra, left == 1);
+    if (left >= 2)
+        fixed_store(PIXEL(i + 1), destination + (i + 1) * stride,
+                    (uint32_t)_mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1)), stride, ri, gi, bi, copies_extra,
+                    left == 2);
+    if (left == 3) {
+        bytes = fixed_pair(k, c, c, green, blue);
+        fixed_store(PIXEL(i + 2), destination + (i + 2) * stride, (uint32_t)_mm256_cvtsi256_si32(bytes), stride, ri,
+                    gi, bi, copies_extra, 1);
+    }
+#undef PIXEL
+}
+
+AVX2 void cclattice_trilinear8_fixed(const cclattice_kernel *k, const uint8_t *source, uint8_t *destination,
+                                     int64_t count, int64_t stride, int64_t r, int64_t g, int64_t b) {
+    const int in_order = r == 0 && g == 1 && b == 2, reversed = r == 2 && g == 1 && b == 0;
+    if (stride == 3 && in_order) run_fixed(k, source, destination, count, 3, 0, 1, 2);
+    else if (stride == 3 && reversed) run_fixed(k, source, destination, count, 3, 2, 1, 0);
+    else if (stride == 4 && in_order) run_fixed(k, source, destination, count, 4, 0, 1, 2);
+    else if (stride == 4 && reversed) run_fixed(k, source, destination, count, 4, 2, 1, 0);
+    else run_fixed(k, source, destination, count, stride, r, g, b);
+}
+
 /// A planar Float input's node and fraction on one axis, for eight pixels: clamped to [0, 1]
 /// (NaN to 0; max first, which returns its second operand for NaN), position = value * (N-1),
 /// node = min(truncated position, N-2), fraction = position - node. The same Float operations,
@@ -266,6 +395,10 @@ void cclattice_trilinear8(const cclattice_kernel *k, const uint8_t *s, uint8_t *
 }
 void cclattice_tetrahedral8(const cclattice_kernel *k, const uint8_t *s, uint8_t *d, int64_t n,
                             int64_t stride, int64_t r, int64_t g, int64_t b) {
+    (void)k; (void)s; (void)d; (void)n; (void)stride; (void)r; (void)g; (void)b;
+}
+void cclattice_trilinear8_fixed(const cclattice_kernel *k, const uint8_t *s, uint8_t *d, int64_t n,
+                                int64_t stride, int64_t r, int64_t g, int64_t b) {
     (void)k; (void)s; (void)d; (void)n; (void)stride; (void)r; (void)g; (void)b;
 }
 void cclattice_trilinear_planar(const cclattice_kernel *k, float *r, float *g, float *b, int64_t n) {

@@ -85,6 +85,13 @@ struct EngineSpeedTests {
                 })
             }
         }
+        // The fixed-point loop needs a look inside 0...1: the same look held there, both loops.
+        let inside = try ColorCube(size: 64, sampling: FixedPointKernelTests.look)
+        for fixedPoint in [false, true] {
+            print(Self.line("8-bit trilinear, look in 0...1, \(fixedPoint ? "fixed point" : "Float vector"), no memo", input) {
+                LUTEngine(cube: inside, colorMemory: .none, fixedPoint: fixedPoint)
+            })
+        }
     }
 
     /// The 1D + 3D + 1D shape against the lattice alone (no memo, so every pixel is interpolated):

@@ -12,7 +12,9 @@ extension LatticeKernel {
                 _ layout: PixelLayout) {
         if let vector {
             let stride = Int64(layout.stride), r = Int64(layout.red), g = Int64(layout.green), b = Int64(layout.blue)
-            if interpolation == .tetrahedral {
+            if fixed != nil {
+                cclattice_trilinear8_fixed(vector, source, destination, Int64(count), stride, r, g, b)
+            } else if interpolation == .tetrahedral {
                 cclattice_tetrahedral8(vector, source, destination, Int64(count), stride, r, g, b)
             } else {
                 cclattice_trilinear8(vector, source, destination, Int64(count), stride, r, g, b)

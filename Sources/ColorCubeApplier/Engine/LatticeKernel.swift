@@ -22,7 +22,10 @@ import _Builtin_intrinsics.intel
 /// loops in `_CLatticeKernel`, which `apply8` and `applyPlanar` run instead where the CPU has AVX2
 /// and FMA (`vector` is then set): the same interpolation with fused multiply-adds, for 8-bit
 /// input within one code of these loops and equal to them but for a few colours in a million,
-/// for Float input within a few units in the last place (see cclattice.h).
+/// for Float input within a few units in the last place (see cclattice.h). 8-bit trilinear at full
+/// strength without stages runs in fixed point where the look fits (`fixed` is then set): within
+/// 1/64 of a code of the exact value before rounding (3/128 at worst), so an output differs from
+/// the exact value rounded only where that lies that close to a half code (cclattice.h).
 struct LatticeKernel: @unchecked Sendable {
     /// For one 8-bit code (or 16-bit code, with an input stage) on one axis: the lower node's
     /// lattice offset (node times the axis stride) and the fraction towards the next node.
@@ -58,15 +61,22 @@ struct LatticeKernel: @unchecked Sendable {
     /// The AVX2 loops' view of these tables, when they run `apply8` and `applyPlanar` (nil: the
     /// Swift loops do).
     let vector: UnsafeMutablePointer<cclattice_kernel>?
+    /// The lattice in fixed point, when 8-bit trilinear runs the fixed-point AVX2 loop (nil: the
+    /// Float one; see `init`'s `fixedPoint`).
+    let fixed: FixedPointLattice?
 
     /// Packs `table` into the kernel's own lattice, the one copy the kernel keeps: the table is
     /// read in chunks through `CubeTable.copyEntries`, so a view on other storage (a decoded
     /// reference image) is never first copied to a `ColorCube`. The stages' closures are
     /// evaluated here, into tables (see `ChannelStages`), and never afterwards.
-    /// - Parameter vectorized: run the AVX2 loops for 8-bit and planar Float trilinear and
-    ///   tetrahedral input where the CPU has them; false keeps the portable loops.
+    /// - Parameters:
+    ///   - vectorized: run the AVX2 loops for 8-bit and planar Float trilinear and tetrahedral
+    ///     input where the CPU has them; false keeps the portable loops.
+    ///   - fixedPoint: with the AVX2 loops, run 8-bit trilinear in fixed point where the look
+    ///     allows it (full strength, no stages, values within a range of 1.0039: see
+    ///     `FixedPointLattice`); false keeps the Float loop.
     init(table: some CubeTable, interpolation: Interpolation, strength: Float, stages: ChannelStages = .none,
-         vectorized: Bool = true) {
+         vectorized: Bool = true, fixedPoint: Bool = true) {
         let n = table.size
         size = n
         greenStride = n
@@ -163,7 +173,14 @@ struct LatticeKernel: @unchecked Sendable {
             curveInverseStep = SIMD4(repeating: 0)
         }
 
-        if vectorized && interpolation != .nearest && cclattice_available() != 0 {
+        let vectorLoops = vectorized && interpolation != .nearest && cclattice_available() != 0
+        if vectorLoops && fixedPoint && interpolation == .trilinear && strength == 1 && stages.input == nil
+            && stages.output == nil {
+            fixed = FixedPointLattice.make(lattice, size: n)
+        } else {
+            fixed = nil
+        }
+        if vectorLoops {
             let description = UnsafeMutablePointer<cclattice_kernel>.allocate(capacity: 1)
             description.initialize(to: cclattice_kernel(
                 lattice: UnsafeRawPointer(lattice).assumingMemoryBound(to: Float.self),
@@ -175,7 +192,8 @@ struct LatticeKernel: @unchecked Sendable {
                 curve_min: (curveMin.x, curveMin.y, curveMin.z, 0),
                 curve_inverse_step: (curveInverseStep.x, curveInverseStep.y, curveInverseStep.z, 0),
                 size: Int32(n), strength: strength, input_curves: floatInput.map { UnsafePointer($0) },
-                input_samples: Int32(ChannelStages.floatInputSamples)))
+                input_samples: Int32(ChannelStages.floatInputSamples),
+                fixed_lattice: fixed.map { UnsafePointer($0.nodes) }, fixed_steps: fixed.map { UnsafePointer($0.steps) }))
             vector = description
         } else {
             vector = nil
@@ -203,6 +221,7 @@ struct LatticeKernel: @unchecked Sendable {
         floatInput?.deallocate()
         curves?.deallocate()
         vector?.deallocate()
+        fixed?.deallocate()
     }
 
     // MARK: One pixel
