@@ -101,6 +101,15 @@ struct ChromaBlocks {
         let bw = pair.subsampling.horizontal, bh = pair.subsampling.vertical, perRow = pair.blocksPerRow
         let afterScale = 1 / Double(A.max)
         let matrix = pair.subsampling.matrix, group = pair.group
+        // The group's sums are moved out for the loop and back after it: summed through
+        // `groups[group]` they paid the nested arrays' checks at every pixel.
+        var entryWeight: [Double] = [], entryChroma: [SIMD2<Double>] = []
+        swap(&entryWeight, &groups[group].entryWeight)
+        swap(&entryChroma, &groups[group].entryChroma)
+        defer {
+            swap(&entryWeight, &groups[group].entryWeight)
+            swap(&entryChroma, &groups[group].entryChroma)
+        }
         before.withUnsafeBufferPointer { bp in
             guard let b = bp.baseAddress else { return }
             for pixel in 0..<pixels {
@@ -119,8 +128,8 @@ struct ChromaBlocks {
                 pair.weights[pixel] = UInt8(w)
                 pair.observed[block] += weight * c
                 pair.blockWeights[block] += weight
-                groups[group].entryWeight[entry] += weight
-                groups[group].entryChroma[entry] += weight * c
+                entryWeight[entry] += weight
+                entryChroma[entry] += weight * c
             }
         }
     }
