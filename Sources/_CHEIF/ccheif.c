@@ -149,13 +149,8 @@ int ccheif_reader_open(const char *path, int max_side, ccheif_reader **out, cche
     return status;
 }
 
-int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int sixteen, int *bits,
-                         char *message) {
-    return ccheif_reader_decode_replicating(reader, buffer, channels, sixteen, 0, bits, message);
-}
-
-int ccheif_reader_decode_replicating(ccheif_reader *reader, void *buffer, int channels, int sixteen,
-                                     int replicate_chroma, int *bits, char *message) {
+int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int sixteen, int replicate_chroma,
+                         int *bits, char *message) {
     if (channels != 3 && channels != 4) {
         set_message(message, "pixels are delivered as RGB or RGBA only");
         return CCHEIF_ERROR;

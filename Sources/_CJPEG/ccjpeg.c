@@ -118,12 +118,8 @@ static int copy_markers(ccjpeg_reader *reader) {
     return 1;
 }
 
-int ccjpeg_reader_open(const char *path, ccjpeg_reader **out, ccjpeg_info *info, char *message) {
-    return ccjpeg_reader_open_replicating(path, out, info, 0, message);
-}
-
-int ccjpeg_reader_open_replicating(const char *path, ccjpeg_reader **out, ccjpeg_info *info, int replicate_chroma,
-                                   char *message) {
+int ccjpeg_reader_open(const char *path, ccjpeg_reader **out, ccjpeg_info *info, int replicate_chroma,
+                       char *message) {
     *out = NULL;
     memset(info, 0, sizeof(*info));
     ccjpeg_reader *reader = calloc(1, sizeof(ccjpeg_reader));

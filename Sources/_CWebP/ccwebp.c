@@ -182,12 +182,8 @@ static int decode_animation_frame(ccwebp_reader *reader, uint8_t *buffer, int ch
     return CCWEBP_OK;
 }
 
-int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, char *message) {
-    return ccwebp_reader_decode_replicating(reader, buffer, channels, 0, message);
-}
-
-int ccwebp_reader_decode_replicating(ccwebp_reader *reader, uint8_t *buffer, int channels, int replicate_chroma,
-                                     char *message) {
+int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, int replicate_chroma,
+                         char *message) {
     if (channels != 3 && channels != 4) {
         set_message(message, "pixels are delivered as RGB or RGBA only");
         return CCWEBP_ERROR;

@@ -55,7 +55,7 @@ public enum HEIFFile {
         if info.luma_bits > 8 {
             var samples: [UInt16] = try SampleBuffer.make(count: count, path: path)
             let status = samples.withUnsafeMutableBytes { buffer in
-                message.withPointer { ccheif_reader_decode_replicating(reader, buffer.baseAddress, Int32(channels), 1, replicate, &bits, $0) }
+                message.withPointer { ccheif_reader_decode(reader, buffer.baseAddress, Int32(channels), 1, replicate, &bits, $0) }
             }
             guard status == CCHEIF_OK else { throw error(status: status, path: path, message: message.text) }
             guard (9...16).contains(bits) else {
@@ -71,7 +71,7 @@ public enum HEIFFile {
         } else {
             var samples: [UInt8] = try SampleBuffer.make(count: count, path: path)
             let status = samples.withUnsafeMutableBytes { buffer in
-                message.withPointer { ccheif_reader_decode_replicating(reader, buffer.baseAddress, Int32(channels), 0, replicate, &bits, $0) }
+                message.withPointer { ccheif_reader_decode(reader, buffer.baseAddress, Int32(channels), 0, replicate, &bits, $0) }
             }
             guard status == CCHEIF_OK else { throw error(status: status, path: path, message: message.text) }
             pixels = .eight(samples)

@@ -26,7 +26,7 @@ public enum JPEGFile {
         var reader: OpaquePointer?
         defer { ccjpeg_reader_close(reader) }
         let opened = message.withPointer {
-            ccjpeg_reader_open_replicating(path, &reader, &info, options.replicatesChroma ? 1 : 0, $0)
+            ccjpeg_reader_open(path, &reader, &info, options.replicatesChroma ? 1 : 0, $0)
         }
         guard opened == CCJPEG_OK, let reader else {
             throw openError(status: opened, path: path, message: message.text)

@@ -33,8 +33,7 @@ public enum WebPFile {
         var samples: [UInt8] = try SampleBuffer.make(count: width * height * channels, path: path)
         let status = samples.withUnsafeMutableBufferPointer { buffer in
             message.withPointer {
-                ccwebp_reader_decode_replicating(reader, buffer.baseAddress, Int32(channels),
-                                                 options.replicatesChroma ? 1 : 0, $0)
+                ccwebp_reader_decode(reader, buffer.baseAddress, Int32(channels), options.replicatesChroma ? 1 : 0, $0)
             }
         }
         guard status == CCWEBP_OK else { throw error(status: status, path: path, message: message.text) }

@@ -64,14 +64,11 @@ int ccheif_reader_open(const char *path, int max_side, ccheif_reader **reader, c
 
 /// Decodes the primary image (libheif converts YCbCr to RGB) into `buffer`: height rows of
 /// width * channels samples, bytes when `sixteen` is 0, else 16-bit words holding `*bits`-bit values.
-int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int sixteen, int *bits,
-                         char *message);
-
-/// `ccheif_reader_decode`, but when `replicate_chroma` is non-zero subsampled chroma is upsampled
-/// by repeating each sample over the pixels it covers (nearest neighbour). libheif before 1.16
-/// always upsamples so; 1.16 and later are asked for it through their colour conversion options.
-int ccheif_reader_decode_replicating(ccheif_reader *reader, void *buffer, int channels, int sixteen,
-                                     int replicate_chroma, int *bits, char *message);
+/// When `replicate_chroma` is non-zero subsampled chroma is upsampled by repeating each sample over
+/// the pixels it covers (nearest neighbour): libheif before 1.16 always upsamples so; 1.16 and
+/// later are asked for it through their colour conversion options.
+int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int sixteen, int replicate_chroma,
+                         int *bits, char *message);
 
 /// Releases the reader and everything `info` points to.
 void ccheif_reader_close(ccheif_reader *reader);

@@ -48,14 +48,11 @@ typedef struct ccjpeg_reader ccjpeg_reader;
 
 /// Opens `path`, reads the markers and the frame header, and fills `info`. A progressive file is
 /// decoded into libjpeg's coefficient buffer here, so its damage is reported by this call.
-int ccjpeg_reader_open(const char *path, ccjpeg_reader **reader, ccjpeg_info *info, char *message);
-
-/// `ccjpeg_reader_open`, but when `replicate_chroma` is non-zero each stored chroma sample is
-/// repeated over the pixels it covers (libjpeg's plain upsampling) instead of interpolated between
-/// neighbouring samples, so every pixel of a 2x2 (4:2:0) or 2x1 (4:2:2) block decodes with that
-/// block's chroma as stored.
-int ccjpeg_reader_open_replicating(const char *path, ccjpeg_reader **reader, ccjpeg_info *info, int replicate_chroma,
-                                   char *message);
+/// When `replicate_chroma` is non-zero each stored chroma sample is repeated over the pixels it
+/// covers (libjpeg's plain upsampling) instead of interpolated between neighbouring samples, so
+/// every pixel of a 2x2 (4:2:0) or 2x1 (4:2:2) block decodes with that block's chroma as stored.
+int ccjpeg_reader_open(const char *path, ccjpeg_reader **reader, ccjpeg_info *info, int replicate_chroma,
+                       char *message);
 
 /// Decodes the next `rows` rows into `buffer` (rows * width * 3 bytes).
 /// A premature end of the file or damaged entropy-coded data is a CCJPEG_ERROR, never a grey fill.

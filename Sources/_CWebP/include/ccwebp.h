@@ -51,13 +51,11 @@ typedef struct ccwebp_reader ccwebp_reader;
 int ccwebp_reader_open(const char *path, ccwebp_reader **reader, ccwebp_info *info, char *message);
 
 /// Decodes the first image (the first frame of an animation, composed onto the canvas) into
-/// `buffer`: height rows of width * channels bytes, `channels` 3 (RGB) or 4 (RGBA).
-int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, char *message);
-
-/// `ccwebp_reader_decode`, but when `replicate_chroma` is non-zero a lossy still image is decoded
-/// without libwebp's fancy upsampling: each 2x2 block's chroma sample is repeated over its pixels.
-int ccwebp_reader_decode_replicating(ccwebp_reader *reader, uint8_t *buffer, int channels, int replicate_chroma,
-                                     char *message);
+/// `buffer`: height rows of width * channels bytes, `channels` 3 (RGB) or 4 (RGBA). When
+/// `replicate_chroma` is non-zero a lossy still image is decoded without libwebp's fancy
+/// upsampling: each 2x2 block's chroma sample is repeated over its pixels.
+int ccwebp_reader_decode(ccwebp_reader *reader, uint8_t *buffer, int channels, int replicate_chroma,
+                         char *message);
 
 /// Releases the reader and the chunks `info` points to.
 void ccwebp_reader_close(ccwebp_reader *reader);
