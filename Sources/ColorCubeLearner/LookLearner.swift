@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeImaging
 
 /// Learns a look from before/after pairs of the same photos: the colour cube whose trilinear
 /// interpolation (the engine's, so `apply` reproduces it) maps the before pixels closest to the
@@ -57,6 +58,8 @@ public final class LookLearner {
     private let tally = ColorTally()
     /// Pairs whose after stores chroma per block.
     private var chromaBlocks = ChromaBlocks()
+    /// Pairs whose after is a JPEG fitted to its stored coefficients.
+    private var jpegAfters = JPEGAfters()
     /// Each pair's noise variance times its pixels, summed.
     private var noiseVariancePixels = 0.0
     private var samples: [PairSamples] = []
@@ -77,9 +80,12 @@ public final class LookLearner {
     /// - Parameter afterChroma: the after's chroma blocks, when it was decoded with each block's
     ///   chroma repeated over its pixels (see `ChromaSubsampling`); its chroma is then fitted per
     ///   block. nil fits every pixel's colour as it is.
+    /// - Parameter afterCoefficients: the after's quantised DCT coefficients, when it is a JPEG
+    ///   (see `JPEGCoefficients`); its colours are then fitted to them (`JPEGAfters`) and
+    ///   `afterChroma` is not used.
     /// - Throws: `LearnError.sizeMismatch` when the pixel sizes differ.
     public func add(before: PixelBuffer, after: PixelBuffer, name: String? = nil,
-                    afterChroma: ChromaSubsampling? = nil) throws(LearnError) {
+                    afterChroma: ChromaSubsampling? = nil, afterCoefficients: JPEGCoefficients? = nil) throws(LearnError) {
         let name = name ?? "pair \(pairCount + 1)"
         guard before.width == after.width, before.height == after.height else {
             throw .sizeMismatch(before: name + " (before)", beforeWidth: before.width, beforeHeight: before.height,
@@ -89,7 +95,9 @@ public final class LookLearner {
         let pixelsBefore = tally.pixels
         let weights = FlatnessWeights(noise: noise)
         tally.add(before: before, after: after, weights: weights)
-        if let afterChroma {
+        if let afterCoefficients,
+           jpegAfters.add(before: before, after: after, coefficients: afterCoefficients, tally: tally, weights: weights) {
+        } else if let afterChroma {
             chromaBlocks.add(before: before, after: after, subsampling: afterChroma, tally: tally, weights: weights)
         }
         noiseVariancePixels += noise * noise * Double(tally.pixels - pixelsBefore)
@@ -120,12 +128,17 @@ public final class LookLearner {
         var colors = measured
         var solution = solve(colors, size: size, smoothness: used)
         lastIterations = [solution.iterations]
-        if !chromaBlocks.isEmpty {
-            for _ in 1..<ChromaBlocks.rounds {
-                chromaBlocks.retarget(&colors, measured: measured, predicted: colors.map { solution.value(at: $0.before) })
-                solution = solve(colors, size: size, smoothness: used)
-                lastIterations.append(solution.iterations)
+        let rounds = max(chromaBlocks.isEmpty ? 1 : ChromaBlocks.rounds, jpegAfters.isEmpty ? 1 : JPEGAfters.rounds)
+        for _ in 1..<rounds {
+            let predicted = colors.map { solution.value(at: $0.before) }
+            var change = [SIMD3<Double>](repeating: .zero, count: colors.count)
+            chromaBlocks.addChange(predicted: predicted, into: &change)
+            jpegAfters.addChange(predicted: predicted, into: &change)
+            for index in colors.indices where measured[index].weight > 0 {
+                colors[index].after = measured[index].after + change[index] / measured[index].weight
             }
+            solution = solve(colors, size: size, smoothness: used)
+            lastIterations.append(solution.iterations)
         }
         lastSmoothness = used
         var values = [Float](repeating: 1, count: size * size * size * 4)

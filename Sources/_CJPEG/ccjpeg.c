@@ -243,6 +243,95 @@ void ccjpeg_reader_close(ccjpeg_reader *reader) {
     free(reader);
 }
 
+void ccjpeg_coefficients_free(ccjpeg_coefficients *coefficients) {
+    if (!coefficients) {
+        return;
+    }
+    for (int c = 0; c < 3; c++) {
+        free(coefficients->components[c].coefficients);
+        coefficients->components[c].coefficients = NULL;
+    }
+}
+
+// The body of ccjpeg_read_coefficients once `cinfo` is created on `file`; longjmps on libjpeg errors.
+static int read_coefficients(struct jpeg_decompress_struct *cinfo, uint64_t max_pixels, ccjpeg_coefficients *out,
+                             char *message) {
+    jpeg_read_header(cinfo, TRUE);
+    if (cinfo->num_components != 3 || cinfo->jpeg_color_space != JCS_YCbCr || cinfo->data_precision != 8) {
+        set_message(message, "not an 8-bit YCbCr JPEG");
+        return CCJPEG_UNSUPPORTED;
+    }
+    out->width = cinfo->image_width;
+    out->height = cinfo->image_height;
+    if ((uint64_t)cinfo->image_width * (uint64_t)cinfo->image_height > max_pixels) {
+        set_message(message, "more pixels than the limit");
+        return CCJPEG_TOO_LARGE;
+    }
+    jvirt_barray_ptr *arrays = jpeg_read_coefficients(cinfo);
+    for (int c = 0; c < 3; c++) {
+        jpeg_component_info *component = &cinfo->comp_info[c];
+        ccjpeg_component *target = &out->components[c];
+        if (!component->quant_table) {
+            set_message(message, "a component without a quantisation table");
+            return CCJPEG_ERROR;
+        }
+        target->width_in_blocks = component->width_in_blocks;
+        target->height_in_blocks = component->height_in_blocks;
+        target->h_samp_factor = component->h_samp_factor;
+        target->v_samp_factor = component->v_samp_factor;
+        for (int i = 0; i < 64; i++) {
+            target->quantization[i] = component->quant_table->quantval[i];
+        }
+        size_t blocks = (size_t)component->width_in_blocks * (size_t)component->height_in_blocks;
+        target->coefficients = malloc(blocks * 64 * sizeof(int16_t) + 1);
+        if (!target->coefficients) {
+            set_message(message, "out of memory");
+            return CCJPEG_ERROR;
+        }
+        for (JDIMENSION row = 0; row < component->height_in_blocks; row++) {
+            JBLOCKARRAY rows = (*cinfo->mem->access_virt_barray)((j_common_ptr)cinfo, arrays[c], row, 1, FALSE);
+            int16_t *destination = target->coefficients + (size_t)row * component->width_in_blocks * 64;
+            for (JDIMENSION column = 0; column < component->width_in_blocks; column++) {
+                for (int i = 0; i < 64; i++) {
+                    destination[(size_t)column * 64 + (size_t)i] = rows[0][column][i];
+                }
+            }
+        }
+    }
+    jpeg_finish_decompress(cinfo);
+    return CCJPEG_OK;
+}
+
+int ccjpeg_read_coefficients(const char *path, uint64_t max_pixels, ccjpeg_coefficients *out, char *message) {
+    memset(out, 0, sizeof(*out));
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        set_message(message, strerror(errno));
+        return CCJPEG_CANNOT_OPEN;
+    }
+    // Static storage is not needed: the struct lives on this frame until the function returns,
+    // and setjmp's frame is this one.
+    struct jpeg_decompress_struct cinfo;
+    error_manager error;
+    memset(&cinfo, 0, sizeof(cinfo));
+    cinfo.err = &error.pub;
+    install_error_manager(&error, message);
+    volatile int status = CCJPEG_ERROR;
+    if (setjmp(error.jump)) {
+        status = is_unsupported_error(error.pub.msg_code) ? CCJPEG_UNSUPPORTED : CCJPEG_ERROR;
+    } else {
+        jpeg_create_decompress(&cinfo);
+        jpeg_stdio_src(&cinfo, file);
+        status = read_coefficients(&cinfo, max_pixels, out, message);
+    }
+    jpeg_destroy_decompress(&cinfo);
+    fclose(file);
+    if (status != CCJPEG_OK) {
+        ccjpeg_coefficients_free(out);
+    }
+    return status;
+}
+
 int ccjpeg_writer_open(const char *path, const ccjpeg_write_options *options, ccjpeg_writer **out,
                        char *message) {
     *out = NULL;

@@ -54,8 +54,13 @@ public enum LookFileLearner {
                                               afterWidth: afterImage.width, afterHeight: afterImage.height)
             }
             let blocks = ChromaSubsampling(metadata: afterImage.metadata)
+            // A JPEG after still in its coded RGB (no profile converted) is fitted to its stored
+            // coefficients; nil for a greyscale one, which is fitted pixel by pixel.
             let beforeBuffer = try buffer(beforeImage), afterBuffer = try buffer(afterImage)
-            try learner.add(before: beforeBuffer, after: afterBuffer, name: pair.name, afterChroma: blocks)
+            let coefficients = afterImage.metadata.jpegSubsampling != nil
+                ? try JPEGCoefficients.read(path: pair.after) : nil
+            try learner.add(before: beforeBuffer, after: afterBuffer, name: pair.name, afterChroma: blocks,
+                            afterCoefficients: coefficients)
             if reportPicture != nil { picture.add(before: beforeBuffer, after: afterBuffer) }
         }
         let cube = try learner.fit(size: size, smoothness: smoothness)

@@ -1,5 +1,6 @@
 /// The after images whose chroma is stored per block (`ChromaSubsampling`), and the fit of their
-/// chroma as block means.
+/// chroma as block means: lossy WebP, HEIC and AVIF afters, and JPEG afters whose coefficients
+/// were not given (`learn` reads them, and fits a JPEG after to them: `JPEGAfters`).
 ///
 /// A JPEG encoder turns each pixel's coded RGB into luma and chroma (JFIF's BT.601 matrix, linear
 /// in the coded values), keeps luma at every pixel and stores the mean chroma of each 2x2 (4:2:0)
@@ -116,11 +117,8 @@ struct ChromaBlocks {
                 let bi = pixel * bc, ai = pixel * ac
                 if bc == 4, before[bi + 3] == 0 { continue }
                 if ac == 4, after[ai + 3] == 0 { continue }
-                let code = (B.code8(before[bi]), B.code8(before[bi + 1]), B.code8(before[bi + 2]))
-                guard let entry = tally.entryIndex(key: code.0 | code.1 << 8 | code.2 << 16) else { continue }
-                let w = weights.isUniform ? FlatnessWeights.full
-                    : weights.table[FlatnessWeights.spread(b, channels: bc, pixel: pixel, width: width, pixels: pixels,
-                                                           code: code)]
+                guard let (entry, w) = weights.entryAndWeight(b, channels: bc, pixel: pixel, width: width, pixels: pixels,
+                                                              tally: tally) else { continue }
                 let c = matrix.chroma(SIMD3(Double(after[ai]), Double(after[ai + 1]), Double(after[ai + 2])) * afterScale)
                 let block = (pixel / width / bh) * perRow + (pixel % width) / bw
                 let weight = Double(w)
@@ -134,20 +132,12 @@ struct ChromaBlocks {
         }
     }
 
-    /// The colours' after means for the next round: each colour's luma as the pixels have it,
-    /// its chroma (from these pairs) its predicted chroma under the last round's look plus the
-    /// mean residual of the blocks its pixels lie in.
-    /// - Parameters:
-    ///   - colors: the tally's colours with their measured after means (updated in place).
-    ///   - measured: the measured after means, as `FitColor.colors` gives them.
-    ///   - predicted: the last round's look at each colour's before.
-    func retarget(_ colors: inout [FitColor], measured: [FitColor], predicted: [SIMD3<Double>]) {
-        var change = [SIMD3<Double>](repeating: .zero, count: colors.count)
+    /// Adds to `change` each colour's weighted move of its after for the next round (RGB, 0...1
+    /// scale): its chroma from these pairs becomes its predicted chroma under the last round's look
+    /// plus the mean residual of the blocks its pixels lie in; its luma stays as the pixels have it.
+    func addChange(predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
         for index in groups.indices {
             retarget(group: index, predicted: predicted, into: &change)
-        }
-        for index in colors.indices where measured[index].weight > 0 {
-            colors[index].after = measured[index].after + change[index] / measured[index].weight
         }
     }
 

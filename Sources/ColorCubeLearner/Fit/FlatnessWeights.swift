@@ -49,6 +49,20 @@ struct FlatnessWeights: Sendable {
         return spread
     }
 
+    /// The tally entry of pixel `pixel`'s before colour (image `b` as for `spread`) and the
+    /// pixel's weight; nil when the tally does not hold the colour. For the fits that keep each
+    /// pixel's entry after the tally has summed it (`ChromaBlocks`, `JPEGAfters`).
+    @inline(__always)
+    func entryAndWeight<B: LearnSample>(_ b: UnsafePointer<B>, channels: Int, pixel: Int, width: Int, pixels: Int,
+                                        tally: ColorTally) -> (entry: Int, weight: UInt64)? {
+        let bi = pixel &* channels
+        let code = (B.code8(b[bi]), B.code8(b[bi &+ 1]), B.code8(b[bi &+ 2]))
+        guard let entry = tally.entryIndex(key: code.0 | code.1 << 8 | code.2 << 16) else { return nil }
+        let weight = isUniform ? Self.full
+            : table[Self.spread(b, channels: channels, pixel: pixel, width: width, pixels: pixels, code: code)]
+        return (entry, weight)
+    }
+
     private init(table: [UInt64]) {
         self.table = table
     }

@@ -21,6 +21,9 @@
 /// A valid JPEG that colorcube does not decode (CMYK, 12-bit, ...).
 #define CCJPEG_UNSUPPORTED 4
 
+/// The header declares more pixels than the caller's limit (nothing was allocated for them).
+#define CCJPEG_TOO_LARGE 5
+
 /// Room for any libjpeg message (JMSG_LENGTH_MAX is 200); the same size as CCPNG_MESSAGE_SIZE, so
 /// the Swift side can use one buffer type for both shims.
 #define CCJPEG_MESSAGE_SIZE 256
@@ -63,6 +66,34 @@ int ccjpeg_reader_finish(ccjpeg_reader *reader, char *message);
 
 /// Releases the reader and the markers `info` points to.
 void ccjpeg_reader_close(ccjpeg_reader *reader);
+
+/// One colour component's quantised DCT coefficients, as stored in the file.
+typedef struct ccjpeg_component {
+    uint32_t width_in_blocks;   // the component's 8x8 blocks per row and per column that cover the
+    uint32_t height_in_blocks;  // image (the MCU's padding blocks are left out)
+    int h_samp_factor;
+    int v_samp_factor;
+    uint16_t quantization[64];  // the quantisation table, natural (row-major) order
+    int16_t *coefficients;      // height_in_blocks * width_in_blocks blocks of 64, row-major blocks,
+                                // each block's coefficients in natural order; owned, freed by
+                                // ccjpeg_coefficients_free
+} ccjpeg_component;
+
+/// The three components of a YCbCr JPEG.
+typedef struct ccjpeg_coefficients {
+    uint32_t width;
+    uint32_t height;
+    ccjpeg_component components[3];
+} ccjpeg_coefficients;
+
+/// Reads the quantised DCT coefficients of a baseline or progressive 8-bit YCbCr JPEG without
+/// decoding its pixels. Files of another colour space (greyscale, RGB, CMYK) are CCJPEG_UNSUPPORTED.
+/// `max_pixels` is checked against the header before anything is allocated: over it, the call
+/// returns CCJPEG_TOO_LARGE with `width` and `height` filled in.
+int ccjpeg_read_coefficients(const char *path, uint64_t max_pixels, ccjpeg_coefficients *out, char *message);
+
+/// Frees what ccjpeg_read_coefficients allocated (safe on a zeroed or partly filled struct).
+void ccjpeg_coefficients_free(ccjpeg_coefficients *coefficients);
 
 /// How to write a JPEG.
 typedef struct ccjpeg_write_options {

@@ -1,0 +1,265 @@
+import ColorCubeImaging
+import Foundation
+
+/// The after images saved as JPEG, fitted to what the file stores rather than to its decoded
+/// pixels: the quantised DCT coefficients of each 8x8 block of luma and of chroma (`JPEGCoefficients`).
+///
+/// A JPEG encoder turns the after's coded RGB into YCbCr (JFIF's BT.601 matrix, linear), averages
+/// chroma over each 2x2 (4:2:0) or 2x1 (4:2:2) block, takes each component's 8x8 DCT and keeps
+/// coefficient k of a block as round(c_k / q_k). So for a look F the encoder's coefficient
+/// c_k(F) lay within half a step of the stored value s_k q_k: that interval is everything the file
+/// says. Decoded pixels lose it: quantisation zeroes the small fine-detail coefficients, so a
+/// decoded pixel is pulled towards its neighbours, and a colour that appears mostly next to
+/// duller ones (a saturated detail) reads duller than the edit made it. Fitted as data, that pull
+/// flattens the look's slopes, and colours the photos never show, which are extrapolated from
+/// those slopes, come out wrong by several codes (measured on the bench's looks).
+///
+/// The fit instead runs rounds (majorise-minimise, as `ChromaBlocks` does for chroma alone):
+/// given the last round's look F', each block's predicted coefficients are moved to the nearest
+/// point of the stored intervals, and the difference, taken back through the inverse DCT, is added
+/// to the predicted luma and chroma of the block's pixels (chroma per chroma sample, so per 2x2 or
+/// 2x1 block). Those targets are what the next round fits. Where F' already lies within every
+/// interval the targets are F' itself: the file cannot tell the two apart, and the smoothness
+/// prior decides, instead of the decoder's guess.
+///
+/// Per pixel it keeps the tally entry of the before colour, its weight and the decoded after
+/// (8 bytes); per pair the coefficients (2 bytes a sample).
+struct JPEGAfters {
+    private struct Pair {
+        var width: Int
+        var height: Int
+        /// Tally entry per pixel, -1 for a pixel left out (alpha 0 in the before).
+        var entries: [Int32]
+        var weights: [UInt8]
+        /// The after as decoded (RGB, 8 bits), whose colours the tally holds.
+        var decoded: [UInt8]
+        var coefficients: JPEGCoefficients
+    }
+
+    private var pairs: [Pair] = []
+
+    var isEmpty: Bool { pairs.isEmpty }
+
+    /// Rounds of the per-colour fit `LookLearner.fit` runs when there are such pairs.
+    static let rounds = 6
+
+    /// Records a pair already summed into `tally` with `weights`; false (nothing recorded) when
+    /// the after is not 8-bit RGB or the coefficients do not cover its pixels.
+    mutating func add(before: PixelBuffer, after: PixelBuffer, coefficients: JPEGCoefficients,
+                      tally: ColorTally, weights: FlatnessWeights) -> Bool {
+        guard case .eight(let afterSamples) = after.samples, coefficients.width == after.width,
+              coefficients.height == after.height, coefficients.components.count == 3,
+              coefficients.components.allSatisfy({ Self.covers($0, width: after.width, height: after.height) })
+        else { return false }
+        // Bands of MCU rows hold whole block rows of every component.
+        let tallest = coefficients.components.map(\.verticalStep).max() ?? 1
+        guard coefficients.components.allSatisfy({ tallest % $0.verticalStep == 0 }) else { return false }
+        let pixels = before.width * before.height
+        var pair = Pair(width: before.width, height: before.height,
+                        entries: [Int32](repeating: -1, count: pixels), weights: [UInt8](repeating: 0, count: pixels),
+                        decoded: [UInt8](repeating: 0, count: pixels * 3), coefficients: coefficients)
+        let ac = after.channels
+        for pixel in 0..<pixels {
+            for channel in 0..<3 { pair.decoded[pixel * 3 + channel] = afterSamples[pixel * ac + channel] }
+        }
+        switch before.samples {
+        case .eight(let b): record(b, before.channels, &pair, tally, weights)
+        case .sixteen(let b): record(b, before.channels, &pair, tally, weights)
+        }
+        pairs.append(pair)
+        return true
+    }
+
+    /// Whether a component's blocks cover the image at its sampling.
+    private static func covers(_ component: JPEGCoefficients.Component, width: Int, height: Int) -> Bool {
+        component.horizontalStep > 0 && component.verticalStep > 0
+            && component.widthInBlocks * 8 * component.horizontalStep >= width
+            && component.heightInBlocks * 8 * component.verticalStep >= height
+            && component.quantization.count == 64
+            && component.coefficients.count == component.widthInBlocks * component.heightInBlocks * 64
+    }
+
+    private func record<B: LearnSample>(_ before: [B], _ bc: Int, _ pair: inout Pair, _ tally: ColorTally,
+                                        _ weights: FlatnessWeights) {
+        let width = pair.width, pixels = pair.width * pair.height
+        before.withUnsafeBufferPointer { bp in
+            guard let b = bp.baseAddress else { return }
+            for pixel in 0..<pixels {
+                if bc == 4, before[pixel * bc + 3] == 0 { continue }
+                guard let (entry, w) = weights.entryAndWeight(b, channels: bc, pixel: pixel, width: width, pixels: pixels,
+                                                              tally: tally) else { continue }
+                pair.entries[pixel] = Int32(entry)
+                pair.weights[pixel] = UInt8(w)
+            }
+        }
+    }
+
+    /// Adds to `change` each colour's weighted move from its decoded after to this round's target
+    /// (RGB, 0...1 scale), given the last round's look at each colour's before.
+    func addChange(predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
+        for pair in pairs {
+            addChange(pair, predicted: predicted, into: &change)
+        }
+    }
+
+    /// One pair, a band of blocks at a time (an MCU row: 8 pixel rows times the largest vertical
+    /// step), so memory stays a few rows of samples whatever the image's size.
+    private func addChange(_ pair: Pair, predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
+        let width = pair.width, height = pair.height
+        let components = pair.coefficients.components
+        let bandRows = 8 * (components.map(\.verticalStep).max() ?? 1)
+        // Predicted YCbCr of each colour (8-bit scale, chroma without its offset), clamped as the
+        // encoder's 8-bit input was.
+        let predictedYCC = predicted.map { Self.ycc(($0 * 255).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))) }
+        pair.entries.withUnsafeBufferPointer { entries in
+            pair.decoded.withUnsafeBufferPointer { decoded in
+                // A pixel's predicted YCbCr; one without a colour in the tally keeps its decoded after.
+                func ycc(_ pixel: Int) -> SIMD3<Double> {
+                    let entry = Int(entries[pixel])
+                    if entry >= 0 { return predictedYCC[entry] }
+                    return Self.ycc(SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
+                                          Double(decoded[pixel * 3 + 2])))
+                }
+                var top = 0
+                while top < height {
+                    let corrections = components.enumerated().map { index, component in
+                        Self.correction(component, channel: index, bandTop: top, bandRows: bandRows,
+                                        width: width, height: height, ycc: ycc)
+                    }
+                    for y in top..<min(top + bandRows, height) {
+                        for x in 0..<width {
+                            let pixel = y * width + x
+                            let entry = Int(entries[pixel])
+                            guard entry >= 0 else { continue }
+                            var delta = SIMD3<Double>.zero
+                            for (index, component) in components.enumerated() {
+                                let sx = x / component.horizontalStep, sy = (y - top) / component.verticalStep
+                                delta[index] = corrections[index][sy * component.widthInBlocks * 8 + sx]
+                            }
+                            let target = Self.rgb(predictedYCC[entry] + delta)
+                            let after = SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
+                                              Double(decoded[pixel * 3 + 2]))
+                            change[entry] += Double(pair.weights[pixel]) * (target - after) / 255
+                        }
+                    }
+                    top += bandRows
+                }
+            }
+        }
+    }
+
+    /// One component's move, over the band of pixel rows from `bandTop`, from the predicted samples
+    /// to the nearest ones the stored coefficients allow: widthInBlocks*8 samples a row, for the
+    /// band's rows of this component's samples.
+    private static func correction(_ component: JPEGCoefficients.Component, channel: Int, bandTop: Int, bandRows: Int,
+                                   width: Int, height: Int, ycc: (Int) -> SIMD3<Double>) -> [Double] {
+        let sh = component.horizontalStep, sv = component.verticalStep
+        let planeWidth = component.widthInBlocks * 8, planeRows = bandRows / sv
+        let firstBlockRow = bandTop / sv / 8
+        let blockRows = min(planeRows / 8, component.heightInBlocks - firstBlockRow)
+        var correction = [Double](repeating: 0, count: planeWidth * planeRows)
+        guard blockRows > 0 else { return correction }
+        // The encoder's samples: the image's edge pixels repeated out to the blocks, then averaged
+        // over each sample's pixels.
+        var plane = [Double](repeating: 0, count: planeWidth * planeRows)
+        let share = 1 / Double(sh * sv)
+        for row in 0..<(blockRows * 8) {
+            for sx in 0..<planeWidth {
+                var sum = 0.0
+                for dy in 0..<sv {
+                    let y = min(bandTop + row * sv + dy, height - 1)
+                    for dx in 0..<sh {
+                        sum += ycc(y * width + min(sx * sh + dx, width - 1))[channel]
+                    }
+                }
+                plane[row * planeWidth + sx] = sum * share
+            }
+        }
+        let levelShift = channel == 0 ? 128.0 : 0.0
+        var block = [Double](repeating: 0, count: 64)
+        var moved = [Double](repeating: 0, count: 64)
+        for blockRow in 0..<blockRows {
+            for bx in 0..<component.widthInBlocks {
+                let origin = blockRow * 8 * planeWidth + bx * 8
+                for r in 0..<8 {
+                    for c in 0..<8 { block[r * 8 + c] = plane[origin + r * planeWidth + c] - levelShift }
+                }
+                let predicted = DCT8.forward(block)
+                let stored = ((firstBlockRow + blockRow) * component.widthInBlocks + bx) * 64
+                var anyMoved = false
+                for k in 0..<64 {
+                    let step = Double(component.quantization[k])
+                    let centre = Double(component.coefficients[stored + k]) * step
+                    let nearest = min(max(predicted[k], centre - step / 2), centre + step / 2)
+                    moved[k] = nearest - predicted[k]
+                    anyMoved = anyMoved || moved[k] != 0
+                }
+                guard anyMoved else { continue }
+                let back = DCT8.inverse(moved)
+                for r in 0..<8 {
+                    for c in 0..<8 { correction[origin + r * planeWidth + c] = back[r * 8 + c] }
+                }
+            }
+        }
+        return correction
+    }
+
+    /// JFIF's YCbCr of an RGB colour, 8-bit scale, chroma without its offset of 128.
+    @inline(__always)
+    private static func ycc(_ c: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(0.299 * c.x + 0.587 * c.y + 0.114 * c.z,
+              -0.168735892 * c.x - 0.331264108 * c.y + 0.5 * c.z,
+              0.5 * c.x - 0.418687589 * c.y - 0.081312411 * c.z)
+    }
+
+    /// The RGB colour of JFIF YCbCr (the inverse of `ycc`).
+    @inline(__always)
+    private static func rgb(_ c: SIMD3<Double>) -> SIMD3<Double> {
+        SIMD3(c.x + 1.402 * c.z, c.x - 0.344136286 * c.y - 0.714136286 * c.z, c.x + 1.772 * c.y)
+    }
+}
+
+/// The 8x8 two-dimensional DCT-II JPEG uses, orthonormal (JPEG's 1/4 C(u) C(v) scale).
+enum DCT8 {
+    /// basis[u * 8 + x] = C(u)/2 cos((2x + 1) u pi / 16).
+    static let basis: [Double] = (0..<64).map { index in
+        let u = index / 8, x = index % 8
+        let scale = u == 0 ? (1 / 8.0).squareRoot() : 0.5
+        return scale * cos(Double((2 * x + 1) * u) * Double.pi / 16)
+    }
+
+    /// Coefficients (row frequency * 8 + column frequency) of a block of samples (row * 8 + column).
+    static func forward(_ block: [Double]) -> [Double] {
+        transform(block, transposed: false)
+    }
+
+    /// Samples of a block of coefficients.
+    static func inverse(_ coefficients: [Double]) -> [Double] {
+        transform(coefficients, transposed: true)
+    }
+
+    /// B X B^T (forward) or B^T X B (inverse), separably.
+    private static func transform(_ input: [Double], transposed: Bool) -> [Double] {
+        var rows = [Double](repeating: 0, count: 64)
+        var output = [Double](repeating: 0, count: 64)
+        @inline(__always) func weight(_ frequency: Int, _ position: Int) -> Double {
+            basis[frequency * 8 + position]
+        }
+        // Along each row: rows[r][u] = sum_c w(u, c) x[r][c] (forward) or sum_u w(u, c) x[r][u] (inverse).
+        for r in 0..<8 {
+            for o in 0..<8 {
+                var sum = 0.0
+                for i in 0..<8 { sum += (transposed ? weight(i, o) : weight(o, i)) * input[r * 8 + i] }
+                rows[r * 8 + o] = sum
+            }
+        }
+        for c in 0..<8 {
+            for o in 0..<8 {
+                var sum = 0.0
+                for i in 0..<8 { sum += (transposed ? weight(i, o) : weight(o, i)) * rows[i * 8 + c] }
+                output[o * 8 + c] = sum
+            }
+        }
+        return output
+    }
+}
