@@ -1,3 +1,4 @@
+import ColorCubeCore
 import ColorCubeImaging
 import Foundation
 
@@ -102,57 +103,76 @@ struct JPEGAfters {
         }
     }
 
+    /// Bands computed at once (on all cores) before they are summed.
+    private static let bandsAtOnce = 8
+
     /// One pair, a band of blocks at a time (an MCU row: 8 pixel rows times the largest vertical
-    /// step), so memory stays a few rows of samples whatever the image's size.
+    /// step), so memory stays a few rows of samples whatever the image's size. Each band's work
+    /// (the encoder's samples, the DCTs, every pixel's move) runs on all cores, `bandsAtOnce` bands
+    /// at a time; only the sums into `change` run on this thread, in band order, so the result does
+    /// not depend on the cores.
     private func addChange(_ pair: Pair, predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
         let width = pair.width, height = pair.height
         let components = pair.coefficients.components
         let bandRows = 8 * (components.map(\.verticalStep).max() ?? 1)
+        let bands = (height + bandRows - 1) / bandRows
         // Predicted YCbCr of each colour (8-bit scale, chroma without its offset), clamped as the
         // encoder's 8-bit input was.
         let predictedYCC = predicted.map { Self.ycc(($0 * 255).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))) }
-        pair.entries.withUnsafeBufferPointer { entries in
-            pair.decoded.withUnsafeBufferPointer { decoded in
-                // A pixel's predicted YCbCr; one without a colour in the tally keeps its decoded after.
-                func ycc(_ pixel: Int) -> SIMD3<Double> {
+        let entries = pair.entries, decoded = pair.decoded, weights = pair.weights
+        for first in stride(from: 0, to: bands, by: Self.bandsAtOnce) {
+            let count = min(Self.bandsAtOnce, bands - first)
+            let results = Locked([[SIMD3<Double>]](repeating: [], count: count))
+            ParallelLoop.run(iterations: count) { index in
+                let top = (first + index) * bandRows
+                let rows = min(bandRows, height - top)
+                // The band's predicted YCbCr per pixel; a pixel without a colour in the tally keeps
+                // its decoded after.
+                var ycc = [SIMD3<Double>](repeating: .zero, count: rows * width)
+                for i in ycc.indices {
+                    let pixel = top * width + i
                     let entry = Int(entries[pixel])
-                    if entry >= 0 { return predictedYCC[entry] }
-                    return Self.ycc(SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
-                                          Double(decoded[pixel * 3 + 2])))
+                    ycc[i] = entry >= 0 ? predictedYCC[entry]
+                        : Self.ycc(SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
+                                         Double(decoded[pixel * 3 + 2])))
                 }
-                var top = 0
-                while top < height {
-                    let corrections = components.enumerated().map { index, component in
-                        Self.correction(component, channel: index, bandTop: top, bandRows: bandRows,
-                                        width: width, height: height, ycc: ycc)
+                var moves = [SIMD3<Double>](repeating: .zero, count: rows * width)
+                for (channel, component) in components.enumerated() {
+                    let correction = Self.correction(component, channel: channel, bandTop: top, bandRows: bandRows,
+                                                     rows: rows, width: width, ycc: ycc)
+                    let sh = component.horizontalStep, sv = component.verticalStep, perRow = component.widthInBlocks * 8
+                    for y in 0..<rows {
+                        for x in 0..<width { moves[y * width + x][channel] = correction[(y / sv) * perRow + x / sh] }
                     }
-                    for y in top..<min(top + bandRows, height) {
-                        for x in 0..<width {
-                            let pixel = y * width + x
-                            let entry = Int(entries[pixel])
-                            guard entry >= 0 else { continue }
-                            var delta = SIMD3<Double>.zero
-                            for (index, component) in components.enumerated() {
-                                let sx = x / component.horizontalStep, sy = (y - top) / component.verticalStep
-                                delta[index] = corrections[index][sy * component.widthInBlocks * 8 + sx]
-                            }
-                            let target = Self.rgb(predictedYCC[entry] + delta)
-                            let after = SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
-                                              Double(decoded[pixel * 3 + 2]))
-                            change[entry] += Double(pair.weights[pixel]) * (target - after) / 255
-                        }
-                    }
-                    top += bandRows
+                }
+                // Each pixel's weighted move from its decoded after to its target, RGB 0...1.
+                for i in moves.indices {
+                    let pixel = top * width + i
+                    guard entries[pixel] >= 0 else { continue }
+                    let target = Self.rgb(ycc[i] + moves[i])
+                    let after = SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
+                                      Double(decoded[pixel * 3 + 2]))
+                    moves[i] = Double(weights[pixel]) / 255 * (target - after)
+                }
+                results.withLock { $0[index] = moves }
+            }
+            let moves = results.withLock { $0 }
+            for index in 0..<count {
+                let start = (first + index) * bandRows * width
+                for (i, move) in moves[index].enumerated() {
+                    let entry = Int(entries[start + i])
+                    if entry >= 0 { change[entry] += move }
                 }
             }
         }
     }
 
-    /// One component's move, over the band of pixel rows from `bandTop`, from the predicted samples
-    /// to the nearest ones the stored coefficients allow: widthInBlocks*8 samples a row, for the
-    /// band's rows of this component's samples.
+    /// One component's move, over the band of pixel rows from `bandTop` (`rows` of them in the
+    /// image, whose predicted YCbCr is `ycc`), from the predicted samples to the nearest ones the
+    /// stored coefficients allow: widthInBlocks*8 samples a row, for the band's rows of this
+    /// component's samples.
     private static func correction(_ component: JPEGCoefficients.Component, channel: Int, bandTop: Int, bandRows: Int,
-                                   width: Int, height: Int, ycc: (Int) -> SIMD3<Double>) -> [Double] {
+                                   rows: Int, width: Int, ycc: [SIMD3<Double>]) -> [Double] {
         let sh = component.horizontalStep, sv = component.verticalStep
         let planeWidth = component.widthInBlocks * 8, planeRows = bandRows / sv
         let firstBlockRow = bandTop / sv / 8
@@ -167,37 +187,43 @@ struct JPEGAfters {
             for sx in 0..<planeWidth {
                 var sum = 0.0
                 for dy in 0..<sv {
-                    let y = min(bandTop + row * sv + dy, height - 1)
+                    let y = min(row * sv + dy, rows - 1)
                     for dx in 0..<sh {
-                        sum += ycc(y * width + min(sx * sh + dx, width - 1))[channel]
+                        sum += ycc[y * width + min(sx * sh + dx, width - 1)][channel]
                     }
                 }
                 plane[row * planeWidth + sx] = sum * share
             }
         }
         let levelShift = channel == 0 ? 128.0 : 0.0
-        var block = [Double](repeating: 0, count: 64)
-        var moved = [Double](repeating: 0, count: 64)
-        for blockRow in 0..<blockRows {
-            for bx in 0..<component.widthInBlocks {
-                let origin = blockRow * 8 * planeWidth + bx * 8
-                for r in 0..<8 {
-                    for c in 0..<8 { block[r * 8 + c] = plane[origin + r * planeWidth + c] - levelShift }
-                }
-                let predicted = DCT8.forward(block)
-                let stored = ((firstBlockRow + blockRow) * component.widthInBlocks + bx) * 64
-                var anyMoved = false
-                for k in 0..<64 {
-                    let step = Double(component.quantization[k])
-                    let centre = Double(component.coefficients[stored + k]) * step
-                    let nearest = min(max(predicted[k], centre - step / 2), centre + step / 2)
-                    moved[k] = nearest - predicted[k]
-                    anyMoved = anyMoved || moved[k] != 0
-                }
-                guard anyMoved else { continue }
-                let back = DCT8.inverse(moved)
-                for r in 0..<8 {
-                    for c in 0..<8 { correction[origin + r * planeWidth + c] = back[r * 8 + c] }
+        let steps = component.quantization.map(Double.init)
+        component.coefficients.withUnsafeBufferPointer { stored in
+            for blockRow in 0..<blockRows {
+                for bx in 0..<component.widthInBlocks {
+                    let origin = blockRow * 8 * planeWidth + bx * 8
+                    var block = DCT8.Block()
+                    for r in 0..<8 {
+                        for c in 0..<8 { block[r][c] = plane[origin + r * planeWidth + c] - levelShift }
+                    }
+                    let predicted = DCT8.forward(block)
+                    let base = ((firstBlockRow + blockRow) * component.widthInBlocks + bx) * 64
+                    var moved = DCT8.Block()
+                    var anyMoved = false
+                    for u in 0..<8 {
+                        for v in 0..<8 {
+                            let k = u * 8 + v
+                            let step = steps[k], value = predicted[u][v]
+                            let centre = Double(stored[base + k]) * step
+                            let nearest = min(max(value, centre - step / 2), centre + step / 2)
+                            moved[u][v] = nearest - value
+                            anyMoved = anyMoved || nearest != value
+                        }
+                    }
+                    guard anyMoved else { continue }
+                    let back = DCT8.inverse(moved)
+                    for r in 0..<8 {
+                        for c in 0..<8 { correction[origin + r * planeWidth + c] = back[r][c] }
+                    }
                 }
             }
         }
@@ -219,47 +245,62 @@ struct JPEGAfters {
     }
 }
 
-/// The 8x8 two-dimensional DCT-II JPEG uses, orthonormal (JPEG's 1/4 C(u) C(v) scale).
+/// The 8x8 two-dimensional DCT-II JPEG uses, orthonormal (JPEG's 1/4 C(u) C(v) scale), on
+/// blocks held as eight rows of eight.
 enum DCT8 {
-    /// basis[u * 8 + x] = C(u)/2 cos((2x + 1) u pi / 16).
-    static let basis: [Double] = (0..<64).map { index in
-        let u = index / 8, x = index % 8
+    /// Eight rows of eight values: samples (row, column) or coefficients (row frequency, column
+    /// frequency).
+    struct Block {
+        var rows = [SIMD8<Double>](repeating: .zero, count: 8)
+        subscript(row: Int) -> SIMD8<Double> {
+            get { rows[row] }
+            set { rows[row] = newValue }
+        }
+    }
+
+    /// basis[u][x] = C(u)/2 cos((2x + 1) u pi / 16): frequency u's weight at position x.
+    static let basis: [SIMD8<Double>] = (0..<8).map { u in
         let scale = u == 0 ? (1 / 8.0).squareRoot() : 0.5
-        return scale * cos(Double((2 * x + 1) * u) * Double.pi / 16)
+        var row = SIMD8<Double>()
+        for x in 0..<8 { row[x] = scale * cos(Double((2 * x + 1) * u) * Double.pi / 16) }
+        return row
+    }
+    /// The transposed basis: basisT[x][u] = basis[u][x].
+    static let transposed: [SIMD8<Double>] = (0..<8).map { x in
+        var row = SIMD8<Double>()
+        for u in 0..<8 { row[u] = basis[u][x] }
+        return row
     }
 
-    /// Coefficients (row frequency * 8 + column frequency) of a block of samples (row * 8 + column).
-    static func forward(_ block: [Double]) -> [Double] {
-        transform(block, transposed: false)
+    /// The coefficients of a block of samples: B X B^T.
+    static func forward(_ block: Block) -> Block {
+        multiply(multiply(block, by: transposed), left: basis)
     }
 
-    /// Samples of a block of coefficients.
-    static func inverse(_ coefficients: [Double]) -> [Double] {
-        transform(coefficients, transposed: true)
+    /// The samples of a block of coefficients: B^T C B.
+    static func inverse(_ block: Block) -> Block {
+        multiply(multiply(block, by: basis), left: transposed)
     }
 
-    /// B X B^T (forward) or B^T X B (inverse), separably.
-    private static func transform(_ input: [Double], transposed: Bool) -> [Double] {
-        var rows = [Double](repeating: 0, count: 64)
-        var output = [Double](repeating: 0, count: 64)
-        @inline(__always) func weight(_ frequency: Int, _ position: Int) -> Double {
-            basis[frequency * 8 + position]
-        }
-        // Along each row: rows[r][u] = sum_c w(u, c) x[r][c] (forward) or sum_u w(u, c) x[r][u] (inverse).
+    /// X M: row r of the result is sum_i X[r][i] M[i].
+    private static func multiply(_ x: Block, by m: [SIMD8<Double>]) -> Block {
+        var result = Block()
         for r in 0..<8 {
-            for o in 0..<8 {
-                var sum = 0.0
-                for i in 0..<8 { sum += (transposed ? weight(i, o) : weight(o, i)) * input[r * 8 + i] }
-                rows[r * 8 + o] = sum
-            }
+            var sum = SIMD8<Double>.zero
+            for i in 0..<8 { sum += x[r][i] * m[i] }
+            result[r] = sum
         }
-        for c in 0..<8 {
-            for o in 0..<8 {
-                var sum = 0.0
-                for i in 0..<8 { sum += (transposed ? weight(i, o) : weight(o, i)) * rows[i * 8 + c] }
-                output[o * 8 + c] = sum
-            }
+        return result
+    }
+
+    /// M X: row o of the result is sum_i M[o][i] X[i].
+    private static func multiply(_ x: Block, left m: [SIMD8<Double>]) -> Block {
+        var result = Block()
+        for o in 0..<8 {
+            var sum = SIMD8<Double>.zero
+            for i in 0..<8 { sum += m[o][i] * x[i] }
+            result[o] = sum
         }
-        return output
+        return result
     }
 }

@@ -6,6 +6,7 @@ enum FuzzTargets {
         .rawStream,
         .nutRelay,
         .imageSniffing,
+        .jpegCoefficients,
     ] + FuzzTarget.lutFormats + FuzzTarget.imageCodecs
 
     /// The target called `name`, or nil.

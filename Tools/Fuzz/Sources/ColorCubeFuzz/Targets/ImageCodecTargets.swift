@@ -27,3 +27,13 @@ extension FuzzTarget {
         }
     }
 }
+
+extension FuzzTarget {
+    /// A JPEG's stored DCT coefficients, as `learn` reads a JPEG after (`JPEGCoefficients`): its
+    /// own libjpeg path (jpeg_read_coefficients), apart from the pixel decoder's.
+    static let jpegCoefficients = FuzzTarget(name: "jpeg-coefficients") { bytes in
+        ScratchFile.withPath(holding: bytes) { path in
+            _ = try? JPEGCoefficients.read(path: path, options: ImageReadOptions(pixelLimit: imagePixelLimit))
+        }
+    }
+}
