@@ -259,47 +259,38 @@ enum DCT8 {
     }
 
     /// basis[u][x] = C(u)/2 cos((2x + 1) u pi / 16): frequency u's weight at position x.
-    static let basis: [SIMD8<Double>] = (0..<8).map { u in
-        let scale = u == 0 ? (1 / 8.0).squareRoot() : 0.5
-        var row = SIMD8<Double>()
-        for x in 0..<8 { row[x] = scale * cos(Double((2 * x + 1) * u) * Double.pi / 16) }
-        return row
-    }
-    /// The transposed basis: basisT[x][u] = basis[u][x].
-    static let transposed: [SIMD8<Double>] = (0..<8).map { x in
-        var row = SIMD8<Double>()
-        for u in 0..<8 { row[u] = basis[u][x] }
-        return row
-    }
+    static let basis: Block = {
+        var basis = Block()
+        for u in 0..<8 {
+            let scale = u == 0 ? (1 / 8.0).squareRoot() : 0.5
+            for x in 0..<8 { basis[u][x] = scale * cos(Double((2 * x + 1) * u) * Double.pi / 16) }
+        }
+        return basis
+    }()
+    /// The transposed basis: transposed[x][u] = basis[u][x].
+    static let transposed: Block = {
+        var transposed = Block()
+        for x in 0..<8 { for u in 0..<8 { transposed[x][u] = basis[u][x] } }
+        return transposed
+    }()
 
     /// The coefficients of a block of samples: B X B^T.
     static func forward(_ block: Block) -> Block {
-        multiply(multiply(block, by: transposed), left: basis)
+        product(basis, product(block, transposed))
     }
 
     /// The samples of a block of coefficients: B^T C B.
     static func inverse(_ block: Block) -> Block {
-        multiply(multiply(block, by: basis), left: transposed)
+        product(transposed, product(block, basis))
     }
 
-    /// X M: row r of the result is sum_i X[r][i] M[i].
-    private static func multiply(_ x: Block, by m: [SIMD8<Double>]) -> Block {
+    /// The matrix product A B: row r is sum_i A[r][i] B[i].
+    private static func product(_ a: Block, _ b: Block) -> Block {
         var result = Block()
         for r in 0..<8 {
             var sum = SIMD8<Double>.zero
-            for i in 0..<8 { sum += x[r][i] * m[i] }
+            for i in 0..<8 { sum += a[r][i] * b[i] }
             result[r] = sum
-        }
-        return result
-    }
-
-    /// M X: row o of the result is sum_i M[o][i] X[i].
-    private static func multiply(_ x: Block, left m: [SIMD8<Double>]) -> Block {
-        var result = Block()
-        for o in 0..<8 {
-            var sum = SIMD8<Double>.zero
-            for i in 0..<8 { sum += m[o][i] * x[i] }
-            result[o] = sum
         }
         return result
     }
