@@ -1,5 +1,6 @@
 import ColorCubeCore
 import ColorCubeImaging
+import Foundation
 
 /// Learns a look from before/after pairs of the same photos: the colour cube whose trilinear
 /// interpolation (the engine's, so `apply` reproduces it) maps the before pixels closest to the
@@ -116,7 +117,10 @@ public final class LookLearner {
 
     /// The cube that fits the pairs best, with second differences along each axis penalised by
     /// `smoothness` (see `LatticeSolver` for the energy); alpha is 1. Values may fall outside 0...1
-    /// where the edit pushes colours there.
+    /// where the edit pushes colours there. Noisy afters raise the smoothness
+    /// (`effectiveSmoothness`); afters whose chroma is stored per block, or JPEG afters fitted to
+    /// their coefficients, take several rounds, over which a JPEG fit's smoothness falls back to
+    /// `smoothness` (see `JPEGAfters`).
     /// - Parameter size: lattice points per axis, 2...65.
     /// - Throws: `LearnError.invalidSize`, `.invalidSmoothness`, or `.noPixels` before any pixel.
     public func fit(size: Int, smoothness: Double = LookLearner.defaultSmoothness) throws(LearnError) -> ColorCube {
@@ -128,8 +132,16 @@ public final class LookLearner {
         var colors = measured
         var solution = solve(colors, size: size, smoothness: used)
         lastIterations = [solution.iterations]
+        lastSmoothness = used
+        lastFinalSmoothness = used
         let rounds = max(chromaBlocks.isEmpty ? 1 : ChromaBlocks.rounds, jpegAfters.isEmpty ? 1 : JPEGAfters.rounds)
-        for _ in 1..<rounds {
+        // JPEG afters alone: their coefficient intervals are the noise model, so the smoothness
+        // falls round by round from the noisy value to the asked one (see `JPEGAfters`).
+        let falls = !jpegAfters.isEmpty && chromaBlocks.isEmpty && used > smoothness
+        for round in 1..<rounds {
+            let progress = Double(round) / Double(rounds - 1)
+            let roundSmoothness = !falls ? used
+                : round == rounds - 1 ? smoothness : used * pow(smoothness / used, progress * progress)
             let predicted = colors.map { solution.value(at: $0.before) }
             var change = [SIMD3<Double>](repeating: .zero, count: colors.count)
             chromaBlocks.addChange(predicted: predicted, into: &change)
@@ -137,10 +149,10 @@ public final class LookLearner {
             for index in colors.indices where measured[index].weight > 0 {
                 colors[index].after = measured[index].after + change[index] / measured[index].weight
             }
-            solution = solve(colors, size: size, smoothness: used)
+            solution = solve(colors, size: size, smoothness: roundSmoothness, start: solution.values)
             lastIterations.append(solution.iterations)
+            lastFinalSmoothness = roundSmoothness
         }
-        lastSmoothness = used
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -158,10 +170,11 @@ public final class LookLearner {
     }
 
     /// One fit of `colors`, with the prior model fitted to the same colours.
-    private func solve(_ colors: [FitColor], size: Int, smoothness: Double) -> LatticeSolver.Solution {
+    private func solve(_ colors: [FitColor], size: Int, smoothness: Double,
+                       start: [SIMD4<Double>]? = nil) -> LatticeSolver.Solution {
         let model = prior == .globalModel ? GlobalModel(colors: colors, totalWeight: tally.totalWeight) : .identity
         return LatticeSolver.solve(colors: colors, totalWeight: tally.totalWeight, size: size, smoothness: smoothness,
-                                   prior: model)
+                                   prior: model, start: start)
     }
 
     /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
@@ -182,6 +195,9 @@ public final class LookLearner {
     public private(set) var lastIterations: [Int] = []
     /// The smoothness the last fit used (`effectiveSmoothness` of the one asked for).
     public private(set) var lastSmoothness = LookLearner.defaultSmoothness
+    /// The smoothness of the last fit's last round (below `lastSmoothness` when the smoothness
+    /// fell over the rounds of JPEG afters).
+    public private(set) var lastFinalSmoothness = LookLearner.defaultSmoothness
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
     /// looks like more than a colour map.
@@ -196,6 +212,7 @@ public final class LookLearner {
         report.afterNoise = afterNoise
         report.pairDisagreement = diagnosis.pairDisagreement
         report.smoothness = lastSmoothness
+        report.finalSmoothness = lastFinalSmoothness
         return report
     }
 

@@ -23,8 +23,11 @@ enum LearnSummary {
                 + "on the colours they share")
         }
         if report.afterNoise > 0 {
+            let lowered = report.finalSmoothness < report.smoothness
+                ? ", then lowered round by round to \(String(format: "%.2g", report.finalSmoothness)) as the fit "
+                    + "follows the JPEG files' stored coefficients" : ""
             Diagnostics.note("the afters carry compression noise (\(Diagnostics.decimal(report.afterNoise, places: 2)) codes): "
-                + "busy areas counted less, smoothness raised to \(String(format: "%.2g", report.smoothness))")
+                + "busy areas counted less, smoothness raised to \(String(format: "%.2g", report.smoothness))" + lowered)
         }
         for warning in report.warnings {
             Diagnostics.warning(warning.description)

@@ -88,6 +88,24 @@ import Testing
         #expect(throws: ImageError.self) { try JPEGCoefficients.read(path: png) }
     }
 
+    @Test func theSmoothnessFallsToTheAskedOneOverTheRounds() throws {
+        let folder = try TemporaryDirectory()
+        let photo = try #require(try LearnBench.photos().first)
+        let look = try LearnBench.look("teal-orange")
+        let path = try Self.write(LearnBench.apply(look, to: photo.image), folder, "after.jpg")
+        var options = ImageReadOptions()
+        options.replicatesChroma = true
+        let learner = LookLearner()
+        try learner.add(before: LearnBench.buffer(photo.image),
+                        after: LearnBench.buffer(JPEGFile.read(path: path, options: options)),
+                        afterCoefficients: try #require(try JPEGCoefficients.read(path: path)))
+        let report = learner.report(for: try learner.fit(size: 17, smoothness: 1e-7))
+        #expect(report.afterNoise > 0)
+        #expect(report.smoothness > 1e-7)
+        #expect(report.finalSmoothness == 1e-7)
+        #expect(learner.lastIterations.count == 12)
+    }
+
     /// Looks learned from four sample photos with JPEG q90 afters (4:2:0 and 4:2:2) and applied to
     /// the fifth: fitting the stored coefficients beats fitting the decoded pixels with chroma per
     /// block, the learner's previous model.

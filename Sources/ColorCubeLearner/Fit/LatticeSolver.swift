@@ -56,8 +56,10 @@ enum LatticeSolver {
     /// 1e-6, 0.05 at 1e-5); 1e-7 takes 22 iterations there, 1e-6 17.
     static let tolerance = 1e-7
 
+    /// - Parameter start: where conjugate gradients start (a lattice on the same grid, say the last
+    ///   round's); nil starts from each node's average colour shift.
     static func solve(colors: [FitColor], totalWeight: UInt64, size: Int, smoothness: Double,
-                      prior: GlobalModel = .identity) -> Solution {
+                      prior: GlobalModel = .identity, start: [SIMD4<Double>]? = nil) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
         // The levels' data terms are independent sums over the tally: built side by side.
         let built = Locked<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
@@ -74,7 +76,8 @@ enum LatticeSolver {
         finest.grid.forEachNode { slot, r, g, b in
             model[slot] = prior(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
         }
-        let (values, count) = conjugateGradients(finest, preconditioner: cycle, start: finest.equations.averageGuess,
+        let (values, count) = conjugateGradients(finest, preconditioner: cycle,
+                                                 start: start ?? finest.equations.averageGuess,
                                                  prior: model)
         return Solution(values: values, grid: finest.grid, iterations: count)
     }

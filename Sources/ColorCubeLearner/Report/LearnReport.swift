@@ -35,6 +35,9 @@ public struct LearnReport: Sendable, Equatable {
     /// The smoothness the fit used: the one asked for, raised for noisy afters
     /// (`LookLearner.effectiveSmoothness`).
     public var smoothness: Double = 0
+    /// The smoothness of the fit's last round: `smoothness`, or lower when JPEG afters were fitted
+    /// to their stored coefficients (the smoothness then falls round by round to the one asked for).
+    public var finalSmoothness: Double = 0
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
@@ -42,6 +45,6 @@ public struct LearnReport: Sendable, Equatable {
             && a.percentile99DeltaE == b.percentile99DeltaE && a.regionVariation == b.regionVariation
             && a.regionVariationPair == b.regionVariationPair && a.pairDisagreement == b.pairDisagreement && a.fineDetail == b.fineDetail
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
-            && a.smoothness == b.smoothness
+            && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness
     }
 }
