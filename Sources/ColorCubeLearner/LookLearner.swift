@@ -96,9 +96,10 @@ public final class LookLearner {
         let pixelsBefore = tally.pixels
         let weights = FlatnessWeights(noise: noise)
         tally.add(before: before, after: after, weights: weights)
-        if let afterCoefficients,
-           jpegAfters.add(before: before, after: after, coefficients: afterCoefficients, tally: tally, weights: weights) {
-        } else if let afterChroma {
+        let fittedToCoefficients = afterCoefficients.map {
+            jpegAfters.add(before: before, after: after, coefficients: $0, tally: tally, weights: weights)
+        } ?? false
+        if !fittedToCoefficients, let afterChroma {
             chromaBlocks.add(before: before, after: after, subsampling: afterChroma, tally: tally, weights: weights)
         }
         noiseVariancePixels += noise * noise * Double(tally.pixels - pixelsBefore)
@@ -191,7 +192,8 @@ public final class LookLearner {
     }
 
     /// Conjugate-gradient iterations of the last fit: one count per solve on the requested size
-    /// (one solve, or `ChromaBlocks.rounds` when an after stores chroma per block).
+    /// (one solve, `ChromaBlocks.rounds` when an after stores chroma per block, `JPEGAfters.rounds`
+    /// when a JPEG after is fitted to its coefficients).
     public private(set) var lastIterations: [Int] = []
     /// The smoothness the last fit used (`effectiveSmoothness` of the one asked for).
     public private(set) var lastSmoothness = LookLearner.defaultSmoothness

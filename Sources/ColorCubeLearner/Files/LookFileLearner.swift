@@ -54,9 +54,9 @@ public enum LookFileLearner {
                                               afterWidth: afterImage.width, afterHeight: afterImage.height)
             }
             let blocks = ChromaSubsampling(metadata: afterImage.metadata)
-            // A JPEG after still in its coded RGB (no profile converted) is fitted to its stored
-            // coefficients; nil for a greyscale one, which is fitted pixel by pixel.
             let beforeBuffer = try buffer(beforeImage), afterBuffer = try buffer(afterImage)
+            // A JPEG after still in its coded RGB (no profile converted) is fitted to its stored
+            // coefficients; a greyscale one has none (nil) and is fitted pixel by pixel.
             let coefficients = afterImage.metadata.jpegSubsampling != nil
                 ? try JPEGCoefficients.read(path: pair.after) : nil
             try learner.add(before: beforeBuffer, after: afterBuffer, name: pair.name, afterChroma: blocks,
