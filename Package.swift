@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "_CLatticeKernel", "_CYCbCrKernel"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "_CLatticeKernel", "_CYCbCrKernel", "_CVideoCodec"]
         ),
         .target(
             name: "ColorCubeLearner",
@@ -69,6 +69,9 @@ let package = Package(
         // The 8-bit video grader's per-block loop (table reads of its colour memo), in C for a
         // tight loop; the Float path in Swift is its reference.
         .target(name: "_CYCbCrKernel"),
+        // FFmpeg's libraries for video, opened at run time (dlopen) so that the binary starts and
+        // grades photos without them; built against their headers when present (Tools/install-deps).
+        .target(name: "_CVideoCodec", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "_CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.

@@ -59,16 +59,9 @@ struct VideoCommandTests {
 
     /// ffprobe's `stream=KEYS` for every stream, one dictionary a stream.
     static func streams(_ path: String) throws -> [[String: String]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffprobe")))
-        process.arguments = ["-v", "error", "-show_entries",
-                             "stream=codec_type,codec_name,pix_fmt,color_space,color_range,color_primaries,color_transfer,nb_frames",
-                             "-of", "compact=p=0:nk=0", path]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try ffprobe(["-v", "error", "-show_entries",
+                                "stream=codec_type,codec_name,pix_fmt,color_space,color_range,color_primaries,color_transfer,nb_frames",
+                                "-of", "compact=p=0:nk=0", path])
         return text.split(separator: "\n").map { line in
             var fields: [String: String] = [:]
             for pair in line.split(separator: "|") {
@@ -77,6 +70,25 @@ struct VideoCommandTests {
             }
             return fields
         }
+    }
+
+    /// The video packets' timestamps as ffprobe prints them, in file order.
+    static func videoPacketTimes(_ path: String) throws -> [String] {
+        try ffprobe(["-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,dts_time",
+                     "-of", "csv=p=0", path]).split(separator: "\n").map(String.init)
+    }
+
+    /// What ffprobe prints on standard output with `arguments`.
+    static func ffprobe(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffprobe")))
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
     }
 
     /// PSNR in dB of two equally long sample arrays whose largest value is `peak`.
@@ -229,6 +241,25 @@ struct VideoCommandTests {
         let expected = Self.blockMeans(Self.samples16(reference.stdout), width: 320, height: 240)
         let db = try Self.psnr(ours, expected, peak: 65535)
         #expect(db >= 40, "block-mean PSNR \(db) dB at 16 bits")
+    }
+
+    /// Both ways of grading, FFmpeg's libraries in process and two ffmpeg children with the
+    /// frames on pipes, give the same frames (lossless out), timestamps, streams and tags.
+    @Test(arguments: ["yuv420p", "yuv422p10le"])
+    func inProcessAndPipesGradeAlike(pixelFormat: String) throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mkv"), direct = scratch.file("direct.mkv"), piped = scratch.file("piped.mkv")
+        try Self.makeClip(source, size: "320x240", frames: 6, pixelFormat: pixelFormat, matrix: "bt709", audio: true)
+        let first = try CommandRunner.run(["apply", Self.realLook, source, "-o", direct, "--video-codec", "ffv1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let second = try CommandRunner.run(["apply", Self.realLook, source, "-o", piped, "--video-codec", "ffv1"],
+                                           environment: ["COLORCUBE_VIDEO_PIPES": "1"])
+        #expect(second.status == 0, "\(second.stderr)")
+        let frames = try Self.decodeYCbCr(direct, pixelFormat: pixelFormat)
+        #expect(frames.count == 6 * 320 * 240 * (pixelFormat == "yuv420p" ? 3 : 8) / 2)
+        #expect(frames == (try Self.decodeYCbCr(piped, pixelFormat: pixelFormat)), "the two ways graded differently")
+        #expect(try Self.streams(direct) == Self.streams(piped))
+        #expect(try Self.videoPacketTimes(direct) == Self.videoPacketTimes(piped))
     }
 
     @Test func badClipsFailOneLineEachAndTheRestOfTheFolderIsGraded() throws {

@@ -8,10 +8,10 @@ import Foundation
 
 /// Where the FFmpeg programs are, and what the installed ffmpeg offers.
 ///
-/// colorcube runs Debian's `ffmpeg` and `ffprobe` as child processes rather than linking libav*:
-/// the programs' command line is stable across FFmpeg releases where the C API is not, the
-/// distribution's build brings every codec it was built with, and a crash or a hostile clip stays
-/// in a process of its own. The frames cross two pipes; that costs a few per cent of the
+/// `ffprobe` reads every clip and an `ffmpeg` program writes every output (it copies streams into
+/// any container by its command line's rules). The frames themselves are decoded and encoded in
+/// colorcube's process through FFmpeg's libraries where they are installed (`FFmpegLibraries`),
+/// else by a second and third ffmpeg with the frames on pipes, which costs a few per cent of the
 /// encoder's time (see Tools/README.md, "Video").
 public enum FFmpegTools {
     /// The full path of `program` found on the PATH, or nil.
@@ -49,6 +49,12 @@ public enum FFmpegTools {
     /// The encoder `name`, or nil when this ffmpeg has none of that name.
     static func encoder(_ name: String, ffmpeg: String) throws(VideoError) -> EncoderInfo? {
         if let cached = encoderCache.withLock({ $0[name] }) { return cached }
+        if FFmpegLibraries.available {
+            // The same list `ffmpeg -h encoder=NAME` prints, without starting ffmpeg.
+            let info = FFmpegLibraries.encoderFormats(name).map { EncoderInfo(name: name, pixelFormats: $0) }
+            encoderCache.withLock { $0[name] = info }
+            return info
+        }
         let result = try ChildProcess.capture(executable: ffmpeg, arguments: ["-hide_banner", "-h", "encoder=\(name)"])
         let text = String(decoding: result.output, as: UTF8.self)
         var info: EncoderInfo?

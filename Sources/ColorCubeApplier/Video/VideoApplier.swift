@@ -6,13 +6,20 @@ import Musl
 import ColorCubeCore
 import Dispatch
 
-/// Grades video clips through FFmpeg: one ffmpeg decodes the clip's video stream, colorcube
-/// converts each frame to RGB with the stream's own matrix and range, applies the look and
-/// converts back with the same matrix, range and subsampling, and a second ffmpeg encodes the
-/// frames, tags them with the source's colour description and copies every other stream, the
-/// chapters and the metadata from the original file.
+/// Grades video clips through FFmpeg: the clip's video stream is decoded, colorcube converts each
+/// frame to RGB with the stream's own matrix and range, applies the look and converts back with
+/// the same matrix, range and subsampling, the frames are encoded and tagged with the source's
+/// colour description, and an ffmpeg copies every other stream, the chapters and the metadata
+/// from the original file beside them.
 ///
-/// Pipeline (two pipes, a few frames in memory whatever the clip's length):
+/// Planar YCbCr clips whose encoder takes their pixel format are decoded and encoded in this
+/// process (`FFmpegLibraries`); only the encoded video crosses a pipe:
+///
+///     colorcube (decode, YCbCrFrameGrader, encode; NUT of encoded video)
+///       | ffmpeg -f nut -i - -i clip -map 0:v -map 1 -map -1:V ... -c copy -f MUXER temporary
+///
+/// Other clips, or all with `COLORCUBE_VIDEO_PIPES` set, go through two ffmpeg children (two
+/// pipes, a few frames in memory whatever the clip's length):
 ///
 ///     ffmpeg -i clip -map 0:V -vf format=yuv420p10le (or scale=...,format=rgb24) -c:v rawvideo -f nut -
 ///       | colorcube (NUTFrameRelay: each frame through YCbCrFrameGrader)
@@ -123,10 +130,21 @@ public struct VideoApplier: Sendable {
         }
     }
 
+    /// Set (to anything) in the environment, `COLORCUBE_VIDEO_PIPES` grades every clip through
+    /// two ffmpeg children even where FFmpeg's libraries could do it in process: for comparing
+    /// the two, and as a way round a library problem.
+    static let pipesForced = getenv("COLORCUBE_VIDEO_PIPES") != nil
+
     private func run(_ plan: VideoCommands, programs: (ffmpeg: String, ffprobe: String), input: String, output: String,
                      temporary: String, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
         // A closed pipe must show as EPIPE, not end colorcube.
         signal(SIGPIPE, SIG_IGN)
+        if FFmpegLibraries.available, !Self.pipesForced, let format = plan.ycbcrFormat,
+           plan.encoding.pixelFormat == format.name, let library = plan.libraryEncoding,
+           let frames = try runInProcess(plan, format: format, library: library, ffmpeg: programs.ffmpeg,
+                                         input: input, output: output, temporary: temporary, progress: progress) {
+            return frames
+        }
         let decoded = try Self.makePipe()
         let encoded: (read: Int32, write: Int32)
         do {
@@ -189,19 +207,127 @@ public struct VideoApplier: Sendable {
             throw Self.failure(relayError: relayError, decoderStatus: decoderStatus, encoderStatus: encoderStatus,
                                decoder: decoder, encoder: encoder, input: input, output: output, muxer: plan.muxer)
         }
-        // A clip cut short decodes without an error up to where it ends: FFmpeg only warns
-        // ("File ended prematurely", "partial file"), or the container's own frame count tells.
-        if let warning = decoder.errorOutput().split(whereSeparator: \.isNewline).first(where: { line in
-            Self.truncationWarnings.contains { line.lowercased().contains($0) }
+        try Self.finish(plan, frames: frames, decoderWarnings: decoder.errorOutput(), input: input, temporary: temporary)
+        return frames
+    }
+
+    /// After a clip was graded without a failure: a clip cut short decodes without an error up to
+    /// where it ends (FFmpeg only warns, "File ended prematurely", "partial file", or the
+    /// container's own frame count tells), so either is a failure here; then the rotation.
+    private static func finish(_ plan: VideoCommands, frames: Int, decoderWarnings: String, input: String,
+                               temporary: String) throws(VideoError) {
+        if let warning = decoderWarnings.split(whereSeparator: \.isNewline).first(where: { line in
+            truncationWarnings.contains { line.lowercased().contains($0) }
         }) {
-            throw VideoError.decodeFailed(path: input, reason: Self.withoutBrackets(String(warning)) + " (truncated?)")
+            throw .decodeFailed(path: input, reason: withoutBrackets(String(warning)) + " (truncated?)")
         }
-        if plan.probe.frameCountIsExact, let total, frames < total {
-            throw VideoError.decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
+        if plan.probe.frameCountIsExact, let total = plan.probe.frameCount, frames < total {
+            throw .decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
         }
         if plan.probe.rotation != nil, plan.muxer == "mp4" || plan.muxer == "mov" {
             TrackMatrix.copy(from: input, to: temporary)
         }
+    }
+
+    /// Grades a planar YCbCr clip with FFmpeg's libraries in this process: decoded here, graded
+    /// in place, encoded here, and only the encoded video crosses a pipe, as NUT, to an ffmpeg
+    /// that copies it into the output beside the original's other streams, metadata and chapters
+    /// (as the encoding child does on the pipes path). Returns nil, having started nothing, when
+    /// the decoder's frames are not the format the plan expects (say, big-endian samples); the
+    /// pipes path then converts them.
+    private func runInProcess(_ plan: VideoCommands, format: YCbCrFrameFormat,
+                              library: (encoder: [(String, String)], muxer: [String]), ffmpeg: String,
+                              input: String, output: String, temporary: String,
+                              progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int? {
+        let decoder: LibraryDecoder
+        do {
+            decoder = try LibraryDecoder(path: input, streamIndex: plan.probe.streamIndex)
+        } catch {
+            throw VideoError.decodeFailed(path: input, reason: VideoProbe.withoutPath(error.message, path: input))
+        }
+        let decoded = VideoPixelFormat(decoder.pixelFormat)
+        guard Int(decoder.info.width) == plan.probe.width, Int(decoder.info.height) == plan.probe.height,
+              !decoded.name.hasSuffix("be"), YCbCrFrameFormat(source: decoded) == format else { return nil }
+
+        guard let grader = YCbCrFrameGrader(engine: engine, format: format, width: plan.probe.width,
+                                            height: plan.probe.height, matrix: plan.matrix ?? "",
+                                            fullRange: plan.range == "pc") else { return nil }
+        let pipe = try Self.makePipe()
+        let muxing: ChildProcess
+        do {
+            muxing = try ChildProcess(executable: ffmpeg, arguments: plan.muxerArguments(output: temporary, options: library.muxer),
+                                      input: pipe.read)
+        } catch {
+            close(pipe.read)
+            close(pipe.write)
+            throw error
+        }
+        close(pipe.read)
+        let total = plan.probe.frameCount
+        var frames = 0
+        var failure: VideoError?
+        var writeFailed = false
+        do {
+            let encoder: LibraryEncoder
+            do {
+                encoder = try LibraryEncoder(encoder: plan.encoding.encoder, pixelFormat: format.name, stream: decoder.info,
+                                             globalHeader: FFmpegLibraries.wantsGlobalHeader(muxer: plan.muxer),
+                                             options: library.encoder, descriptor: pipe.write)
+            } catch {
+                writeFailed = error.writeFailed
+                throw VideoError.encodeFailed(path: output, reason: error.message)
+            }
+            var last: Int64?
+            while true {
+                // Decoded into the encoder's own frame, graded there in place.
+                let frame: UnsafeMutableRawPointer
+                let next: Int64??
+                do {
+                    frame = try encoder.buffer()
+                } catch {
+                    throw VideoError.encodeFailed(path: output, reason: error.message)
+                }
+                do {
+                    next = try decoder.next(into: frame, bytes: plan.frameBytes)
+                } catch {
+                    let reason = VideoProbe.withoutPath(error.message, path: input)
+                    throw error.formatChanged ? VideoError.malformedFrames(path: input, reason: reason)
+                        : VideoError.decodeFailed(path: input, reason: reason)
+                }
+                guard let pts = next else { break }
+                // Timestamps pass through; a frame whose time does not move on is dropped, as
+                // no encoder takes two frames at one time.
+                let time = pts ?? last.map { $0 + 1 } ?? 0
+                if let last, time <= last { continue }
+                last = time
+                grader.grade(frame)
+                do {
+                    try encoder.send(pts: time)
+                } catch {
+                    writeFailed = error.writeFailed
+                    throw VideoError.encodeFailed(path: output, reason: error.message)
+                }
+                frames += 1
+                progress?(frames, total)
+            }
+            do {
+                try encoder.finish()
+            } catch {
+                writeFailed = error.writeFailed
+                throw VideoError.encodeFailed(path: output, reason: error.message)
+            }
+        } catch let error as VideoError {
+            failure = error
+        }
+        close(pipe.write)
+        // A write that failed means the muxing ffmpeg stopped first: its reason is the one.
+        if failure != nil, !writeFailed { muxing.kill() }
+        let status = muxing.wait()
+        if writeFailed || (failure == nil && status != 0) {
+            throw Self.encoderFailure(muxing, status: status, output: output, muxer: plan.muxer)
+        }
+        if let failure { throw failure }
+        try Self.finish(plan, frames: frames, decoderWarnings: decoder.warnings, input: input, temporary: temporary)
         return frames
     }
 
@@ -217,17 +343,7 @@ public struct VideoApplier: Sendable {
             return .decodeFailed(path: input, reason: reason)
         }
         if encoderStatus != 0, encoderFailedFirst || relayError == nil || encoderStatus < 128 {
-            let text = encoder.errorOutput()
-            if text.contains("Could not find tag for codec") || text.contains("not currently supported in container")
-                || text.contains("codec not currently supported") || text.contains("Only VP8 or VP9 or AV1")
-                || text.contains("Only audio, video, and subtitles are supported") {
-                let line = text.split(whereSeparator: \.isNewline).first {
-                    $0.contains("Could not find tag") || $0.contains("supported")
-                }.map(String.init) ?? "unsupported codec"
-                return .containerCannotHold(path: output, container: muxer, reason: Self.withoutBrackets(line))
-            }
-            let reason = encoder.lastErrorLine().map(Self.withoutBrackets) ?? "ffmpeg exited with status \(encoderStatus)"
-            return .encodeFailed(path: output, reason: reason)
+            return encoderFailure(encoder, status: encoderStatus, output: output, muxer: muxer)
         }
         switch relayError {
         case .malformed(let reason)?: return .malformedFrames(path: input, reason: reason)
@@ -236,6 +352,21 @@ public struct VideoApplier: Sendable {
         case .writeFailed(let code)?: return .encodeFailed(path: output, reason: String(cString: strerror(code)))
         case nil: return .encodeFailed(path: output, reason: "ffmpeg failed")
         }
+    }
+
+    /// The reason the ffmpeg that writes the output gave for failing.
+    private static func encoderFailure(_ encoder: ChildProcess, status: Int32, output: String, muxer: String) -> VideoError {
+        let text = encoder.errorOutput()
+        if text.contains("Could not find tag for codec") || text.contains("not currently supported in container")
+            || text.contains("codec not currently supported") || text.contains("Only VP8 or VP9 or AV1")
+            || text.contains("Only audio, video, and subtitles are supported") {
+            let line = text.split(whereSeparator: \.isNewline).first {
+                $0.contains("Could not find tag") || $0.contains("supported")
+            }.map(String.init) ?? "unsupported codec"
+            return .containerCannotHold(path: output, container: muxer, reason: Self.withoutBrackets(line))
+        }
+        let reason = encoder.lastErrorLine().map(Self.withoutBrackets) ?? "ffmpeg exited with status \(status)"
+        return .encodeFailed(path: output, reason: reason)
     }
 
     /// What FFmpeg says, as a warning only, about a clip that ends early.

@@ -60,13 +60,56 @@ struct VideoCommands: Sendable {
                 "-vf", filter, "-c:v", "rawvideo", "-f", "nut", "-write_index", "0", "pipe:1"]
     }
 
+    /// The graded video from a NUT stream on standard input, every other stream, the metadata
+    /// and the chapters from the original, on one timeline.
+    private var outputHead: [String] {
+        ["-nostdin", "-hide_banner", "-v", "error", "-y",
+         "-f", "nut", "-i", "pipe:0", "-i", input,
+         "-map", "0:v:0", "-map", "1", "-map", "-1:\(probe.streamIndex)",
+         "-map_metadata", "1", "-map_metadata:s:0", "1:s:\(probe.streamIndex)", "-map_chapters", "1",
+         "-copyts", "-fps_mode", "passthrough", "-enc_time_base:v", "-1",
+         "-c", "copy"]
+    }
+
+    /// The output's colour description: the source's, and full range said whenever it is.
+    private var outputColor: VideoColor {
+        var color = probe.color
+        if color.range == nil, range == "pc" { color.range = "pc" }
+        return color
+    }
+
+    /// The ffmpeg that muxes video colorcube encoded itself (`libraryEncoding`), copied as it is.
+    func muxerArguments(output: String, options: [String]) -> [String] {
+        outputHead + options + outputColor.taggingArguments + ["-f", muxer, output]
+    }
+
+    /// The encoding as FFmpeg's libraries take it: the encoder's options by their names
+    /// (`-crf 16` as `crf` `16`, `-profile:v 3` as `profile` `3`, the colour tags as `colorspace`
+    /// ...), and the options that are the muxing ffmpeg's (`-tag:v hvc1`). Nil when an option has
+    /// no such form (`-q:v`, which the command line turns into a quantiser scale); those clips
+    /// are encoded by an ffmpeg child instead.
+    var libraryEncoding: (encoder: [(String, String)], muxer: [String])? {
+        var encoderOptions: [(String, String)] = []
+        var muxerOptions: [String] = []
+        let pairs = encoding.options + outputColor.taggingArguments
+        guard pairs.count % 2 == 0 else { return nil }
+        for index in stride(from: 0, to: pairs.count, by: 2) {
+            let name = pairs[index], value = pairs[index + 1]
+            switch name {
+            case "-tag:v": muxerOptions += [name, value]
+            case "-q:v", "-qscale", "-qscale:v": return nil
+            default:
+                guard name.hasPrefix("-") else { return nil }
+                var key = name.dropFirst()
+                if key.hasSuffix(":v") { key = key.dropLast(2) }
+                encoderOptions.append((String(key), value))
+            }
+        }
+        return (encoderOptions, muxerOptions)
+    }
+
     func encoderArguments(output: String) -> [String] {
-        var arguments = ["-nostdin", "-hide_banner", "-v", "error", "-y",
-                         "-f", "nut", "-i", "pipe:0", "-i", input,
-                         "-map", "0:v:0", "-map", "1", "-map", "-1:\(probe.streamIndex)",
-                         "-map_metadata", "1", "-map_metadata:s:0", "1:s:\(probe.streamIndex)", "-map_chapters", "1",
-                         "-copyts", "-fps_mode", "passthrough", "-enc_time_base:v", "-1",
-                         "-c", "copy"]
+        var arguments = outputHead
         let target = VideoPixelFormat(encoding.pixelFormat)
         if let ycbcrFormat {
             // YCbCr in: nothing to convert when the encoder takes the format as it is; else the
@@ -81,9 +124,7 @@ struct VideoCommands: Sendable {
             arguments += ["-vf", "scale=flags=\(Self.outFlags),format=\(encoding.pixelFormat)"]
         }
         arguments += ["-c:v", encoding.encoder] + encoding.options
-        var color = probe.color
-        if color.range == nil, range == "pc" { color.range = "pc" }
-        arguments += color.taggingArguments
+        arguments += outputColor.taggingArguments
         arguments += ["-f", muxer, output]
         return arguments
     }
