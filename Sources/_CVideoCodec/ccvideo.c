@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if __has_include(<libavformat/avformat.h>) && __has_include(<libavcodec/avcodec.h>) && __has_include(<libavutil/imgutils.h>)
+// CCVIDEO_WITHOUT_FFMPEG builds the stubs even where the headers are (to check they compile).
+#if !defined(CCVIDEO_WITHOUT_FFMPEG) && __has_include(<libavformat/avformat.h>) \
+    && __has_include(<libavcodec/avcodec.h>) && __has_include(<libavutil/imgutils.h>)
 #define CCVIDEO_HAVE_FFMPEG 1
 #endif
 
