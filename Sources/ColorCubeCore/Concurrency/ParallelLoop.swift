@@ -37,4 +37,21 @@ package enum ParallelLoop {
             body(start..<min(start + chunkSize, count))
         }
     }
+
+    /// `[transform(0), ..., transform(count - 1)]`, its chunks of `chunkSize` filled across the
+    /// cores (on the calling thread when there is one chunk). Each element is `transform` of its
+    /// index alone, so the array does not depend on the cores.
+    @inlinable
+    package static func map<T>(count: Int, chunkSize: Int, _ transform: @Sendable (Int) -> T) -> [T] {
+        [T](unsafeUninitializedCapacity: count) { buffer, initialized in
+            if let start = buffer.baseAddress {
+                let target = DisjointRegions(start)
+                forEachChunk(of: count, chunkSize: chunkSize) { range in
+                    let elements = target.start(of: range)
+                    for index in range { (elements + (index - range.lowerBound)).initialize(to: transform(index)) }
+                }
+            }
+            initialized = count
+        }
+    }
 }

@@ -61,12 +61,30 @@ enum LatticeSolver {
     static func solve(colors: [FitColor], totalWeight: UInt64, size: Int, smoothness: Double,
                       prior: GlobalModel = .identity, start: [SIMD4<Double>]? = nil) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
-        // The levels' data terms are independent sums over the tally: built side by side.
         let built = Locked<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
-        ParallelLoop.run(iterations: sizes.count) { index in
-            let equations = NormalEquations(colors: colors, totalWeight: totalWeight, size: sizes[index],
-                                            base: index == 0 ? prior : .identity)
-            built.withLock { $0[index] = equations }
+        if sizes.count > 1, CellMoments.nests(sizes) {
+            // Two tasks of about one length: the finest level's sums over the colours, and the
+            // colours' cell moments, from which every coarser level's matrix follows.
+            ParallelLoop.run(iterations: 2) { task in
+                if task == 0 {
+                    let finest = NormalEquations(colors: colors, totalWeight: totalWeight, size: sizes[0], base: prior)
+                    built.withLock { $0[0] = finest }
+                } else {
+                    let moments = CellMoments(colors: colors, size: sizes[0])
+                    for index in 1..<sizes.count {
+                        let coarse = NormalEquations(moments: moments, size: sizes[index], totalWeight: totalWeight)
+                        built.withLock { $0[index] = coarse }
+                    }
+                }
+            }
+        } else {
+            // Lattices that do not nest: each level's data term is its own sum over the colours,
+            // built side by side.
+            ParallelLoop.run(iterations: sizes.count) { index in
+                let equations = NormalEquations(colors: colors, totalWeight: totalWeight, size: sizes[index],
+                                                base: index == 0 ? prior : .identity)
+                built.withLock { $0[index] = equations }
+            }
         }
         let levels = built.withLock { $0 }.compactMap { $0 }.map { LatticeOperator($0, smoothness: smoothness) }
         let cycle = MultigridCycle(levels: levels)

@@ -78,6 +78,53 @@ struct NormalEquations {
         self.averageGuess = guess
     }
 
+    /// The normal matrix alone on a lattice of `size` whose nodes are every 2^k-th node of the
+    /// lattice `moments` were summed on (see `CellMoments`): equal to the matrix built from the
+    /// colours, up to rounding. `rhs` and `averageGuess` are left empty: a multigrid's coarse
+    /// level needs only the matrix.
+    init(moments: CellMoments, size: Int, totalWeight: UInt64) {
+        let grid = LatticeGrid(size: size)
+        self.grid = grid
+        let cells = moments.size - 1
+        let scale = cells / (size - 1)
+        let perPixel = 1 / Double(max(totalWeight, 1))
+        let corners = (0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) }
+        // Per corner pair (a, b): where its product goes in a's row, and which of the 27.
+        let pairs = (0..<64).map { pair -> (target: Int, product: Int) in
+            let a = pair / 8, b = pair % 8
+            let product = ((a & 1) + (b & 1)) + 3 * ((a >> 1 & 1) + (b >> 1 & 1)) + 9 * ((a >> 2 & 1) + (b >> 2 & 1))
+            return (corners[a] * 27 + Self.cornerStencil[pair], product)
+        }
+        let products = (0..<scale).flatMap { CellMoments.products(offset: $0, scale: scale) }
+        var matrix = [Double](repeating: 0, count: grid.slotCount * 27)
+        var work = [Double](repeating: 0, count: 27 + 54)
+        moments.moments.withUnsafeBufferPointer { m in
+            products.withUnsafeBufferPointer { q in
+                matrix.withUnsafeMutableBufferPointer { out in
+                    work.withUnsafeMutableBufferPointer { w in
+                        guard let m = m.baseAddress, let q = q.baseAddress, let out = out.baseAddress,
+                              let sums = w.baseAddress else { return }
+                        for cz in 0..<cells {
+                            for cy in 0..<cells {
+                                for cx in 0..<cells {
+                                    let cell = (cx + cells * (cy + cells * cz)) * 27
+                                    guard m[cell] > 0 else { continue }
+                                    CellMoments.contract(m + cell, x: q + 3 * (cx % scale), y: q + 3 * (cy % scale),
+                                                         z: q + 3 * (cz % scale), scratch: sums + 27, into: sums)
+                                    let row = out + grid.slot(cx / scale, cy / scale, cz / scale) * 27
+                                    for pair in pairs { row[pair.target] += sums[pair.product] * perPixel }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.matrix = matrix
+        rhs = []
+        averageGuess = []
+    }
+
     /// A buffer of `count` copies of `value` (the caller deallocates it).
     private static func buffer<T>(_ value: T, _ count: Int) -> UnsafeMutableBufferPointer<T> {
         let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
