@@ -8,8 +8,10 @@ struct ColorCubeCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
+            InterruptHandler.yieldToInterrupt()
             exit(withError: error)
         }
+        InterruptHandler.yieldToInterrupt()
     }
 
     static let configuration = CommandConfiguration(

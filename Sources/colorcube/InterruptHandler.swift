@@ -12,6 +12,18 @@ import ColorCubeCore
 /// creates them, so this runs first) and one thread waits for them with sigwait, outside signal
 /// context, where removing files is safe.
 enum InterruptHandler {
+    /// Set when a signal has arrived: from then on the waiting thread ends the process.
+    private static let received = Locked(false)
+
+    /// Where the process would end on its own (the command finished or failed): while an
+    /// interrupt is being handled, waits for the handler to end it instead. Ending the ffmpeg
+    /// children makes the clip being graded fail; without this, that failure could exit with
+    /// status 1 before the handler exits with 128 + the signal.
+    static func yieldToInterrupt() {
+        guard received.withLock({ $0 }) else { return }
+        while true { pause() }
+    }
+
     static func install() {
         var signals = sigset_t()
         sigemptyset(&signals)
@@ -23,6 +35,7 @@ enum InterruptHandler {
             var received: Int32 = 0
             var waited = mask
             sigwait(&waited, &received)
+            Self.received.withLock { $0 = true }
             // Encoders first, so none goes on writing a temporary that is being removed.
             FFmpegTools.terminateChildren()
             AtomicFile.removeTemporaryFiles()
