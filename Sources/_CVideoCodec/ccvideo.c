@@ -592,6 +592,11 @@ ccvideo_encoder *ccvideo_encoder_open(const ccvideo_encoder_settings *settings, 
     stream->sample_aspect_ratio = context->sample_aspect_ratio;
     AVDictionary *muxer_options = NULL;
     av.av_dict_set(&muxer_options, "write_index", "0", 0);
+    // The source's timestamps as they are: an encoder with B-frames hands out its first packets
+    // with decoding times before the first frame's (below 0 for a clip starting at 0), and
+    // libavformat would shift the whole stream later to make them non-negative, out of step
+    // with the audio. NUT stores presentation times only, which stay the frames' own.
+    av.av_dict_set(&muxer_options, "avoid_negative_ts", "disabled", 0);
     code = av.avformat_write_header(encoder->muxer, &muxer_options);
     av.av_dict_free(&muxer_options);
     if (code < 0) {

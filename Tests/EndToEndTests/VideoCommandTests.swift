@@ -262,6 +262,25 @@ struct VideoCommandTests {
         #expect(try Self.videoPacketTimes(direct) == Self.videoPacketTimes(piped))
     }
 
+    /// An encoder with B-frames (x264, the default for H.264) hands out its first packets with
+    /// decoding times before the first frame's: the graded frames keep the source's presentation
+    /// times (in step with the copied audio), both ways of grading.
+    @Test(arguments: [false, true])
+    func framesKeepTheSourcesTimesBesideTheAudio(pipes: Bool) throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mp4"), graded = scratch.file("graded.mp4")
+        try Self.makeClip(source, size: "320x240", frames: 12, matrix: "bt709", audio: true)
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded],
+                                           environment: pipes ? ["COLORCUBE_VIDEO_PIPES": "1"] : [:])
+        #expect(result.status == 0, "\(result.stderr)")
+        let presentationTimes = { (path: String) throws -> [Double] in
+            try Self.videoPacketTimes(path).compactMap { Double($0.split(separator: ",").first ?? "") }.sorted()
+        }
+        let expected = try presentationTimes(source)
+        #expect(expected.count == 12)
+        #expect(try presentationTimes(graded) == expected)
+    }
+
     @Test func badClipsFailOneLineEachAndTheRestOfTheFolderIsGraded() throws {
         let scratch = try Scratch()
         try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
