@@ -95,7 +95,12 @@ public final class LookLearner {
         let noise = PairNoise.measure(before: before, after: after).deviation
         let pixelsBefore = tally.pixels
         let weights = FlatnessWeights(noise: noise)
-        tally.add(before: before, after: after, weights: weights)
+        // The samples the report measures, kept while the tally merges its halves.
+        let measured = Locked<PairSamples?>(nil)
+        tally.add(before: before, after: after, weights: weights) {
+            let samples = PairSamples(name: name, before: before, after: after)
+            measured.withLock { $0 = samples }
+        }
         let fittedToCoefficients = afterCoefficients.map {
             jpegAfters.add(before: before, after: after, coefficients: $0, tally: tally, weights: weights)
         } ?? false
@@ -103,7 +108,7 @@ public final class LookLearner {
             chromaBlocks.add(before: before, after: after, subsampling: afterChroma, tally: tally, weights: weights)
         }
         noiseVariancePixels += noise * noise * Double(tally.pixels - pixelsBefore)
-        let kept = PairSamples(name: name, before: before, after: after)
+        let kept = measured.withLock { $0 } ?? PairSamples(name: name, before: before, after: after)
         keptSamples += kept.samples.count
         samples.append(kept)
         while keptSamples > Self.sampleBudget {

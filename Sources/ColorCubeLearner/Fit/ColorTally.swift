@@ -96,18 +96,22 @@ final class ColorTally: @unchecked Sendable {
 
     /// Tallies every pixel of a pair, each with the weight `weights` gives it; pixels with alpha 0
     /// in either image are left out.
-    func add(before: PixelBuffer, after: PixelBuffer, weights: FlatnessWeights) {
+    /// - Parameter alongside: other work, run on the second thread while the pair's two halves are
+    ///   merged on the first (else after the tally), so that no core waits for the merge.
+    func add(before: PixelBuffer, after: PixelBuffer, weights: FlatnessWeights,
+             alongside: @Sendable () -> Void = {}) {
         switch (before.samples, after.samples) {
-        case (.eight(let b), .eight(let a)): add(b, before.channels, a, after.channels, before.width, weights)
-        case (.eight(let b), .sixteen(let a)): add(b, before.channels, a, after.channels, before.width, weights)
-        case (.sixteen(let b), .eight(let a)): add(b, before.channels, a, after.channels, before.width, weights)
-        case (.sixteen(let b), .sixteen(let a)): add(b, before.channels, a, after.channels, before.width, weights)
+        case (.eight(let b), .eight(let a)): add(b, before.channels, a, after.channels, before.width, weights, alongside)
+        case (.eight(let b), .sixteen(let a)): add(b, before.channels, a, after.channels, before.width, weights, alongside)
+        case (.sixteen(let b), .eight(let a)): add(b, before.channels, a, after.channels, before.width, weights, alongside)
+        case (.sixteen(let b), .sixteen(let a)): add(b, before.channels, a, after.channels, before.width, weights, alongside)
         }
     }
 
     private func add<B: LearnSample, A: LearnSample>(_ before: [B], _ beforeChannels: Int,
                                                      _ after: [A], _ afterChannels: Int,
-                                                     _ width: Int, _ weights: FlatnessWeights) {
+                                                     _ width: Int, _ weights: FlatnessWeights,
+                                                     _ alongside: @Sendable () -> Void) {
         let total = before.count / beforeChannels
         before.withUnsafeBufferPointer { bp in
             after.withUnsafeBufferPointer { ap in
@@ -117,6 +121,7 @@ final class ColorTally: @unchecked Sendable {
                                     width: width, pixels: total, weights: weights)
                 guard total >= Self.splitThreshold else {
                     tally(source, 0..<total)
+                    alongside()
                     return
                 }
                 let partner = self.partner ?? ColorTally()
@@ -131,7 +136,9 @@ final class ColorTally: @unchecked Sendable {
                         tally.tally(source, start..<min(start + band, total))
                     }
                 }
-                merge(partner)
+                ParallelLoop.run(iterations: 2) { index in
+                    if index == 0 { self.merge(partner) } else { alongside() }
+                }
             }
         }
     }

@@ -1,3 +1,5 @@
+import ColorCubeCore
+
 /// A simple global model of an edit, fitted to the same tally as the lattice: each output channel
 /// is a sum of three curves, one of each input channel,
 ///
@@ -37,32 +39,21 @@ struct GlobalModel {
     /// The model fitted to `colors` (see the type's energy).
     init(colors: [FitColor], totalWeight: UInt64) {
         let k = Self.knots, unknowns = 3 * k
-        var matrix = [Double](repeating: 0, count: unknowns * unknowns)
-        // rhs of the three output channels, interleaved: [3 * unknown + channel].
-        var sums = [Double](repeating: 0, count: 3 * unknowns)
-        matrix.withUnsafeMutableBufferPointer { m in
-            sums.withUnsafeMutableBufferPointer { r in
-                // Raw buffers and fixed-size locals: this loop runs once per tally colour, millions
-                // on a large pair, on one thread.
-                var index: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
-                var weight: SIMD8<Double> = .zero
-                for color in colors {
-                    let n = color.weight, after = color.after
-                    Self.basis(color.before, index: &index, weight: &weight)
-                    withUnsafeBytes(of: index) { raw in
-                        let at = raw.bindMemory(to: Int.self)
-                        for a in 0..<6 {
-                            let wa = n * weight[a]
-                            guard wa != 0 else { continue }
-                            let row = at[a] * unknowns
-                            for b in 0..<6 { m[row + at[b]] += wa * weight[b] }
-                            r[3 * at[a]] += wa * after.x
-                            r[3 * at[a] + 1] += wa * after.y
-                            r[3 * at[a] + 2] += wa * after.z
-                        }
-                    }
-                }
-            }
+        // The data sums over the colours; a large tally's two halves on two threads, added half
+        // after half (the same sums whatever the cores).
+        let halves = colors.count >= Self.splitThreshold ? 2 : 1
+        let parts = Locked<[([Double], [Double])?]>(Array(repeating: nil, count: halves))
+        ParallelLoop.run(iterations: halves) { part in
+            let middle = colors.count / 2
+            let range = halves == 1 ? colors.indices : part == 0 ? 0..<middle : middle..<colors.count
+            let sums = Self.dataSums(colors[range])
+            parts.withLock { $0[part] = sums }
+        }
+        let summed = parts.withLock { $0 }.compactMap { $0 }
+        var matrix = summed[0].0, sums = summed[0].1
+        for other in summed.dropFirst() {
+            for i in matrix.indices { matrix[i] += other.0[i] }
+            for i in sums.indices { sums[i] += other.1[i] }
         }
         var rhs = (0..<3).map { channel in (0..<unknowns).map { sums[3 * $0 + channel] } }
         let perPixel = 1 / Double(max(totalWeight, 1))
@@ -83,6 +74,42 @@ struct GlobalModel {
         let packed = (0..<unknowns).map { SIMD4(rhs[0][$0], rhs[1][$0], rhs[2][$0], 0) }
         let solution = DenseCholesky(matrix: matrix, count: unknowns).solve(packed)
         values = (0..<3).map { channel in solution.map { $0[channel] } }
+    }
+
+    /// Colours above which the data sums run on two threads.
+    static let splitThreshold = 1 << 16
+
+    /// The normal matrix (unknowns^2) and the three channels' right-hand sides (interleaved,
+    /// [3 * unknown + channel]) of the data term over `colors`, unscaled.
+    private static func dataSums(_ colors: ArraySlice<FitColor>) -> ([Double], [Double]) {
+        let unknowns = 3 * knots
+        var matrix = [Double](repeating: 0, count: unknowns * unknowns)
+        var sums = [Double](repeating: 0, count: 3 * unknowns)
+        matrix.withUnsafeMutableBufferPointer { m in
+            sums.withUnsafeMutableBufferPointer { r in
+                // Raw buffers and fixed-size locals: this loop runs once per tally colour, millions
+                // on a large pair.
+                var index: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+                var weight: SIMD8<Double> = .zero
+                for color in colors {
+                    let n = color.weight, after = color.after
+                    basis(color.before, index: &index, weight: &weight)
+                    withUnsafeBytes(of: index) { raw in
+                        let at = raw.bindMemory(to: Int.self)
+                        for a in 0..<6 {
+                            let wa = n * weight[a]
+                            guard wa != 0 else { continue }
+                            let row = at[a] * unknowns
+                            for b in 0..<6 { m[row + at[b]] += wa * weight[b] }
+                            r[3 * at[a]] += wa * after.x
+                            r[3 * at[a] + 1] += wa * after.y
+                            r[3 * at[a] + 2] += wa * after.z
+                        }
+                    }
+                }
+            }
+        }
+        return (matrix, sums)
     }
 
     /// The model's colour for `color` (alpha lane 0). Called once per tally colour, so it
