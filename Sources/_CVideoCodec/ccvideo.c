@@ -55,13 +55,13 @@ ccvideo_encoder *ccvideo_encoder_open(const ccvideo_encoder_settings *settings, 
     return NULL;
 }
 uint8_t *ccvideo_encoder_buffer(ccvideo_encoder *encoder) { (void)encoder; return NULL; }
-int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, int *error_code, char *message, size_t message_size) {
-    (void)encoder, (void)pts, (void)error_code;
+int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, char *message, size_t message_size) {
+    (void)encoder, (void)pts;
     set_message(message, message_size, "colorcube was built without FFmpeg's headers");
     return CCVIDEO_UNAVAILABLE;
 }
-int ccvideo_encoder_finish(ccvideo_encoder *encoder, int *error_code, char *message, size_t message_size) {
-    (void)encoder, (void)error_code;
+int ccvideo_encoder_finish(ccvideo_encoder *encoder, char *message, size_t message_size) {
+    (void)encoder;
     set_message(message, message_size, "colorcube was built without FFmpeg's headers");
     return CCVIDEO_UNAVAILABLE;
 }
@@ -422,7 +422,6 @@ struct ccvideo_encoder {
     int wraps_staging;
     int descriptor;
     int write_error;
-    int header_written;
     log_sink sink;
 };
 
@@ -461,10 +460,9 @@ void ccvideo_encoder_close(ccvideo_encoder *encoder) {
 }
 
 /// A failed call's status: a write that failed is reported as such, else `status`.
-static int classify(ccvideo_encoder *encoder, int status, int *error_code, int code, const char *doing,
-                    char *message, size_t message_size) {
+static int classify(ccvideo_encoder *encoder, int status, int code, const char *doing, char *message,
+                    size_t message_size) {
     if (encoder->write_error != 0) {
-        *error_code = encoder->write_error;
         set_message(message, message_size, "%s", strerror(encoder->write_error));
         return CCVIDEO_WRITE_FAILED;
     }
@@ -600,27 +598,25 @@ ccvideo_encoder *ccvideo_encoder_open(const ccvideo_encoder_settings *settings, 
     code = av.avformat_write_header(encoder->muxer, &muxer_options);
     av.av_dict_free(&muxer_options);
     if (code < 0) {
-        int ignored = 0;
-        *status = classify(encoder, CCVIDEO_ENCODE_FAILED, &ignored, code, "", message, message_size);
+        *status = classify(encoder, CCVIDEO_ENCODE_FAILED, code, "", message, message_size);
         ccvideo_encoder_close(encoder);
         return NULL;
     }
-    encoder->header_written = 1;
     *status = CCVIDEO_OK;
     return encoder;
 }
 
 /// Writes every packet the encoder has ready. Returns CCVIDEO_OK, or a failure.
-static int drain(ccvideo_encoder *encoder, int *error_code, char *message, size_t message_size) {
+static int drain(ccvideo_encoder *encoder, char *message, size_t message_size) {
     for (;;) {
         int code = av.avcodec_receive_packet(encoder->codec, encoder->packet);
         if (code == AVERROR(EAGAIN) || code == AVERROR_EOF) return CCVIDEO_OK;
-        if (code < 0) return classify(encoder, CCVIDEO_ENCODE_FAILED, error_code, code, "", message, message_size);
+        if (code < 0) return classify(encoder, CCVIDEO_ENCODE_FAILED, code, "", message, message_size);
         encoder->packet->stream_index = 0;
         av.av_packet_rescale_ts(encoder->packet, encoder->codec->time_base, encoder->muxer->streams[0]->time_base);
         code = av.av_write_frame(encoder->muxer, encoder->packet);
         av.av_packet_unref(encoder->packet);
-        if (code < 0) return classify(encoder, CCVIDEO_WRITE_FAILED, error_code, code, "", message, message_size);
+        if (code < 0) return classify(encoder, CCVIDEO_WRITE_FAILED, code, "", message, message_size);
     }
 }
 
@@ -634,7 +630,7 @@ uint8_t *ccvideo_encoder_buffer(ccvideo_encoder *encoder) {
     return encoder->staging->data;
 }
 
-int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, int *error_code, char *message, size_t message_size) {
+int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, char *message, size_t message_size) {
     AVFrame *picture = encoder->frame;
     if (encoder->staging == NULL) {
         set_message(message, message_size, "no frame to send");
@@ -666,21 +662,21 @@ int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, int *error_code,
     picture->pict_type = AV_PICTURE_TYPE_NONE;
     int code = av.avcodec_send_frame(encoder->codec, picture);
     if (encoder->wraps_staging) av.av_frame_unref(picture);
-    if (code < 0) return classify(encoder, CCVIDEO_ENCODE_FAILED, error_code, code, "", message, message_size);
-    return drain(encoder, error_code, message, message_size);
+    if (code < 0) return classify(encoder, CCVIDEO_ENCODE_FAILED, code, "", message, message_size);
+    return drain(encoder, message, message_size);
 }
 
-int ccvideo_encoder_finish(ccvideo_encoder *encoder, int *error_code, char *message, size_t message_size) {
+int ccvideo_encoder_finish(ccvideo_encoder *encoder, char *message, size_t message_size) {
     int code = av.avcodec_send_frame(encoder->codec, NULL);
     if (code < 0 && code != AVERROR_EOF) {
-        return classify(encoder, CCVIDEO_ENCODE_FAILED, error_code, code, "", message, message_size);
+        return classify(encoder, CCVIDEO_ENCODE_FAILED, code, "", message, message_size);
     }
-    int status = drain(encoder, error_code, message, message_size);
+    int status = drain(encoder, message, message_size);
     if (status != CCVIDEO_OK) return status;
     code = av.av_write_trailer(encoder->muxer);
     if (code >= 0) av.avio_flush(encoder->io);
     if (code < 0 || encoder->write_error != 0) {
-        return classify(encoder, CCVIDEO_WRITE_FAILED, error_code, code, "", message, message_size);
+        return classify(encoder, CCVIDEO_WRITE_FAILED, code, "", message, message_size);
     }
     return CCVIDEO_OK;
 }

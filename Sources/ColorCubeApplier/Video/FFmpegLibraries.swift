@@ -35,8 +35,6 @@ enum FFmpegLibraries {
 struct FFmpegLibraryError: Error {
     /// A CCVIDEO_* status.
     var status: Int32
-    /// errno when a write failed.
-    var code: Int32 = 0
     var message: String
 
     /// Writing to the muxing ffmpeg failed (it has stopped).
@@ -124,15 +122,13 @@ final class LibraryEncoder {
     /// Encodes the frame filled in `buffer()`, at `pts` in the stream's time base.
     func send(pts: Int64) throws(FFmpegLibraryError) {
         var message = [CChar](repeating: 0, count: Int(CCVIDEO_MESSAGE_SIZE))
-        var code: Int32 = 0
-        let status = ccvideo_encoder_send(handle, pts, &code, &message, message.count)
-        guard status == CCVIDEO_OK else { throw FFmpegLibraryError(status: status, code: code, message: FFmpegLibraries.message(message)) }
+        let status = ccvideo_encoder_send(handle, pts, &message, message.count)
+        guard status == CCVIDEO_OK else { throw FFmpegLibraryError(status: status, message: FFmpegLibraries.message(message)) }
     }
 
     func finish() throws(FFmpegLibraryError) {
         var message = [CChar](repeating: 0, count: Int(CCVIDEO_MESSAGE_SIZE))
-        var code: Int32 = 0
-        let status = ccvideo_encoder_finish(handle, &code, &message, message.count)
-        guard status == CCVIDEO_OK else { throw FFmpegLibraryError(status: status, code: code, message: FFmpegLibraries.message(message)) }
+        let status = ccvideo_encoder_finish(handle, &message, message.count)
+        guard status == CCVIDEO_OK else { throw FFmpegLibraryError(status: status, message: FFmpegLibraries.message(message)) }
     }
 }

@@ -20,7 +20,7 @@
 #define CCVIDEO_DECODE_FAILED 1
 /// The encoder could not be opened with these settings, or failed on a frame.
 #define CCVIDEO_ENCODE_FAILED 2
-/// Writing to the descriptor failed (errno in *error_code: EPIPE when the reader has gone).
+/// Writing to the descriptor failed (message: the system's reason; EPIPE when the reader has gone).
 #define CCVIDEO_WRITE_FAILED 3
 /// A frame of another size or pixel format than the stream's first.
 #define CCVIDEO_FORMAT_CHANGED 4
@@ -113,12 +113,11 @@ ccvideo_encoder *ccvideo_encoder_open(const ccvideo_encoder_settings *settings, 
 uint8_t *ccvideo_encoder_buffer(ccvideo_encoder *encoder);
 
 /// Encodes the frame filled in `ccvideo_encoder_buffer` with timestamp `pts` in the settings'
-/// time base, and writes what the encoder hands back. Returns CCVIDEO_OK or a CCVIDEO_* failure
-/// (a failed write: errno in *error_code).
-int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, int *error_code, char *message, size_t message_size);
+/// time base, and writes what the encoder hands back. Returns CCVIDEO_OK or a CCVIDEO_* failure.
+int ccvideo_encoder_send(ccvideo_encoder *encoder, int64_t pts, char *message, size_t message_size);
 
 /// Drains the encoder and ends the NUT stream. Returns CCVIDEO_OK or a failure as above.
-int ccvideo_encoder_finish(ccvideo_encoder *encoder, int *error_code, char *message, size_t message_size);
+int ccvideo_encoder_finish(ccvideo_encoder *encoder, char *message, size_t message_size);
 
 void ccvideo_encoder_close(ccvideo_encoder *encoder);
 
