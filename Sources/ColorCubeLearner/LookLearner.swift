@@ -178,7 +178,8 @@ public final class LookLearner {
     /// One fit of `colors`, with the prior model fitted to the same colours.
     private func solve(_ colors: [FitColor], size: Int, smoothness: Double,
                        start: [SIMD4<Double>]? = nil) -> LatticeSolver.Solution {
-        let model = prior == .globalModel ? GlobalModel(colors: colors, totalWeight: tally.totalWeight) : .identity
+        let model = prior == .globalModel ? GlobalModel.bestFitting(colors: colors, totalWeight: tally.totalWeight) : .identity
+        lastCurveSpace = model.space
         return LatticeSolver.solve(colors: colors, totalWeight: tally.totalWeight, size: size, smoothness: smoothness,
                                    prior: model, start: start)
     }
@@ -205,6 +206,8 @@ public final class LookLearner {
     /// The smoothness of the last fit's last round (below `lastSmoothness` when the smoothness
     /// fell over the rounds of JPEG afters).
     public private(set) var lastFinalSmoothness = LookLearner.defaultSmoothness
+    /// The space of the last fit's global model (`GlobalModel.bestFitting`).
+    public private(set) var lastCurveSpace = CurveSpace.sRGB
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
     /// looks like more than a colour map.
@@ -220,6 +223,7 @@ public final class LookLearner {
         report.pairDisagreement = diagnosis.pairDisagreement
         report.smoothness = lastSmoothness
         report.finalSmoothness = lastFinalSmoothness
+        report.curveSpace = lastCurveSpace
         return report
     }
 

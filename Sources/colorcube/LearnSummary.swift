@@ -22,6 +22,10 @@ enum LearnSummary {
             Diagnostics.note("the pairs agree within \(Diagnostics.decimal(report.pairDisagreement, places: 2)) in L* "
                 + "on the colours they share")
         }
+        if report.curveSpace != .sRGB {
+            Diagnostics.note("the edit follows curves in \(report.curveSpace.name) more closely than in sRGB "
+                + "(as RawTherapee and Lightroom apply them): colours the pairs do not show follow them there")
+        }
         if report.afterNoise > 0 {
             let lowered = report.finalSmoothness < report.smoothness
                 ? ", then lowered round by round to \(String(format: "%.2g", report.finalSmoothness)) as the fit "

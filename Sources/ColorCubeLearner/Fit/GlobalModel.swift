@@ -19,6 +19,11 @@ import ColorCubeCore
 /// squared second derivative, the tiny eps settles the constants the three curves of a channel
 /// share (and any curve the photos do not touch) towards the identity. One dense
 /// (3 knots)^2 system solved by `DenseCholesky`, the three output channels sharing its matrix.
+///
+/// The curves act in a `CurveSpace`: G is fitted to the colours' coordinates in that space and
+/// read back to sRGB codes. `bestFitting` fits the model in every space and keeps the one closest
+/// to the pairs, so an edit made with curves in ProPhoto RGB (RawTherapee, Lightroom) is modelled
+/// as such and carries over to colours the photos do not show.
 struct GlobalModel {
     static let knots = 17
     static let curvature = 1e-5
@@ -26,18 +31,45 @@ struct GlobalModel {
 
     /// Curve values, [output channel][input channel * knots + knot].
     private let values: [[Double]]
+    /// The space the curves act in.
+    let space: CurveSpace
 
     /// The identity: f_kk(x) = x, the other curves 0.
     static let identity = GlobalModel(values: (0..<3).map { k in
         (0..<(3 * knots)).map { index in index / knots == k ? Double(index % knots) / Double(knots - 1) : 0 }
-    })
+    }, space: .sRGB)
 
-    private init(values: [[Double]]) {
+    private init(values: [[Double]], space: CurveSpace) {
         self.values = values
+        self.space = space
     }
 
-    /// The model fitted to `colors` (see the type's energy).
-    init(colors: [FitColor], totalWeight: UInt64) {
+    /// The model fitted in the `CurveSpace` where it lies closest to the colours' afters in sRGB
+    /// (weighted squared error; the first space on a tie).
+    ///
+    /// The spaces are compared on at most `selectionColors` of the colours, every k-th of the
+    /// tally's order (which spreads them over the cube), each fit there with the sample's own
+    /// weight as its total; the chosen space's model is then fitted to every colour. A large
+    /// pair's tally holds half a million colours, and the choice needs far fewer.
+    static func bestFitting(colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
+        let step = max(1, colors.count / selectionColors)
+        let sample = step == 1 ? colors : stride(from: 0, to: colors.count, by: step).map { colors[$0] }
+        let sampleWeight = step == 1 ? totalWeight : UInt64(max(1, sample.reduce(0) { $0 + $1.weight }.rounded()))
+        var best: (model: GlobalModel, error: Double)?
+        for space in CurveSpace.allCases {
+            let model = GlobalModel(colors: sample, totalWeight: sampleWeight, space: space)
+            let error = model.squaredError(over: sample)
+            if best == nil || error < best!.error { best = (model, error) }
+        }
+        let chosen = best!.model
+        return step == 1 ? chosen : GlobalModel(colors: colors, totalWeight: totalWeight, space: chosen.space)
+    }
+
+    /// Colours the spaces are compared on, at most.
+    static let selectionColors = 1 << 16
+
+    /// The model fitted to `colors` in `space` (see the type's energy).
+    init(colors: [FitColor], totalWeight: UInt64, space: CurveSpace = .sRGB) {
         let k = Self.knots, unknowns = 3 * k
         // The data sums over the colours; a large tally's two halves on two threads, added half
         // after half (the same sums whatever the cores).
@@ -46,7 +78,7 @@ struct GlobalModel {
         ParallelLoop.run(iterations: halves) { part in
             let middle = colors.count / 2
             let range = halves == 1 ? colors.indices : part == 0 ? 0..<middle : middle..<colors.count
-            let sums = Self.dataSums(colors[range])
+            let sums = Self.dataSums(colors[range], space: space)
             parts.withLock { $0[part] = sums }
         }
         let summed = parts.withLock { $0 }.compactMap { $0 }
@@ -74,6 +106,25 @@ struct GlobalModel {
         let packed = (0..<unknowns).map { SIMD4(rhs[0][$0], rhs[1][$0], rhs[2][$0], 0) }
         let solution = DenseCholesky(matrix: matrix, count: unknowns).solve(packed)
         values = (0..<3).map { channel in solution.map { $0[channel] } }
+        self.space = space
+    }
+
+    /// Sum over `colors` of weight times the squared distance between the model's colour and the
+    /// after, in sRGB codes; two halves on two threads, added in order.
+    func squaredError(over colors: [FitColor]) -> Double {
+        let halves = colors.count >= Self.splitThreshold ? 2 : 1
+        let parts = Locked<[Double]>(Array(repeating: 0, count: halves))
+        ParallelLoop.run(iterations: halves) { part in
+            let middle = colors.count / 2
+            let range = halves == 1 ? colors.indices : part == 0 ? 0..<middle : middle..<colors.count
+            var sum = 0.0
+            for color in colors[range] {
+                let difference = self(color.before) - SIMD4(color.after, 0)
+                sum += color.weight * (difference * difference).sum()
+            }
+            parts.withLock { $0[part] = sum }
+        }
+        return parts.withLock { $0 }.reduce(0, +)
     }
 
     /// Colours above which the data sums run on two threads.
@@ -81,7 +132,7 @@ struct GlobalModel {
 
     /// The normal matrix (unknowns^2) and the three channels' right-hand sides (interleaved,
     /// [3 * unknown + channel]) of the data term over `colors`, unscaled.
-    private static func dataSums(_ colors: ArraySlice<FitColor>) -> ([Double], [Double]) {
+    private static func dataSums(_ colors: ArraySlice<FitColor>, space: CurveSpace) -> ([Double], [Double]) {
         let unknowns = 3 * knots
         var matrix = [Double](repeating: 0, count: unknowns * unknowns)
         var sums = [Double](repeating: 0, count: 3 * unknowns)
@@ -92,8 +143,8 @@ struct GlobalModel {
                 var index: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
                 var weight: SIMD8<Double> = .zero
                 for color in colors {
-                    let n = color.weight, after = color.after
-                    basis(color.before, index: &index, weight: &weight)
+                    let n = color.weight, after = space.encode(color.after)
+                    basis(space.encode(color.before), index: &index, weight: &weight)
                     withUnsafeBytes(of: index) { raw in
                         let at = raw.bindMemory(to: Int.self)
                         for a in 0..<6 {
@@ -112,11 +163,16 @@ struct GlobalModel {
         return (matrix, sums)
     }
 
-    /// The model's colour for `color` (alpha lane 0). Called once per tally colour, so it
-    /// allocates nothing.
+    /// The model's colour for `color` (alpha lane 0), in sRGB codes. Called once per tally colour,
+    /// so it allocates nothing.
     func callAsFunction(_ color: SIMD3<Double>) -> SIMD4<Double> {
+        SIMD4(space.decode(curves(space.encode(color))), 0)
+    }
+
+    /// The curves' sum at `color`, in the model's space.
+    private func curves(_ color: SIMD3<Double>) -> SIMD3<Double> {
         let last = Double(Self.knots - 1)
-        var result = SIMD4<Double>.zero
+        var result = SIMD3<Double>.zero
         for channel in 0..<3 {
             var value = color[channel]
             if !(value > 0) { value = 0 }

@@ -38,6 +38,9 @@ public struct LearnReport: Sendable, Equatable {
     /// The smoothness of the fit's last round: `smoothness`, or lower when JPEG afters were fitted
     /// to their stored coefficients (the smoothness then falls round by round to the one asked for).
     public var finalSmoothness: Double = 0
+    /// The space whose curves modelled the edit best, which colours the pairs do not show follow
+    /// (`GlobalModel`); sRGB with the straight-line prior.
+    public var curveSpace: CurveSpace = .sRGB
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
@@ -45,6 +48,6 @@ public struct LearnReport: Sendable, Equatable {
             && a.percentile99DeltaE == b.percentile99DeltaE && a.regionVariation == b.regionVariation
             && a.regionVariationPair == b.regionVariationPair && a.pairDisagreement == b.pairDisagreement && a.fineDetail == b.fineDetail
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
-            && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness
+            && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness && a.curveSpace == b.curveSpace
     }
 }
