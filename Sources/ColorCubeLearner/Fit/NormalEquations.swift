@@ -14,7 +14,9 @@ struct NormalEquations {
     /// Right-hand side per slot, red, green, blue and a zero lane.
     private(set) var rhs: [SIMD4<Double>]
     /// A starting point: each node's colour under the base model moved by the weighted mean of
-    /// (after - base(before)) over the colours around it; nodes without data keep the base model.
+    /// (after - base(before)) over the colours around it, base(before) read by trilinear
+    /// interpolation of the base model at the nodes (exact for the model's curves where their
+    /// knots are nodes, and a starting point needs no more); nodes without data keep the base model.
     private(set) var averageGuess: [SIMD4<Double>]
 
     /// Stencil index of corner b seen from corner a (corners numbered red 1, green 2, blue 4).
@@ -32,12 +34,17 @@ struct NormalEquations {
         // arrays' bounds checks were most of the loop's time.
         let matrix = Self.buffer(0.0, grid.slotCount * 27), rhs = Self.buffer(SIMD4<Double>.zero, grid.slotCount)
         let shift = Self.buffer(SIMD4<Double>.zero, grid.slotCount), shiftWeight = Self.buffer(0.0, grid.slotCount)
+        let prior = Self.buffer(SIMD4<Double>.zero, grid.slotCount)
+        let last = Double(size - 1)
+        grid.forEachNode { slot, r, g, b in
+            prior[slot] = model(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
+        }
         let stencil = Self.buffer(0, 64)
         _ = stencil.update(fromContentsOf: Self.cornerStencil)
         let corners = SIMD8<Int>((0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) })
         defer {
             for buffer in [matrix, shiftWeight] { buffer.deallocate() }
-            for buffer in [rhs, shift] { buffer.deallocate() }
+            for buffer in [rhs, shift, prior] { buffer.deallocate() }
             stencil.deallocate()
         }
         var weights = SIMD8<Double>()
@@ -53,7 +60,9 @@ struct NormalEquations {
                     * (corner & 4 != 0 ? f.z : low.z)
             }
             let base = grid.slot(node.x, node.y, node.z)
-            let offsetAfter = after - model(before)
+            var modelled = SIMD4<Double>.zero
+            for a in 0..<8 { modelled += weights[a] * prior[base &+ corners[a]] }
+            let offsetAfter = after - modelled
             for a in 0..<8 {
                 let wa = n * weights[a]
                 let slot = base &+ corners[a]
@@ -69,11 +78,9 @@ struct NormalEquations {
         let perPixel = 1 / Double(max(totalWeight, 1))
         self.matrix = matrix.map { $0 * perPixel }
         self.rhs = rhs.map { $0 * perPixel }
-        let last = Double(size - 1)
         var guess = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
-        grid.forEachNode { slot, r, g, b in
-            let prior = model(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
-            guess[slot] = shiftWeight[slot] > 0 ? prior + shift[slot] / shiftWeight[slot] : prior
+        grid.forEachNode { slot, _, _, _ in
+            guess[slot] = shiftWeight[slot] > 0 ? prior[slot] + shift[slot] / shiftWeight[slot] : prior[slot]
         }
         self.averageGuess = guess
     }
