@@ -136,11 +136,38 @@ public final class LookLearner {
         let used = effectiveSmoothness(smoothness)
         let measured = FitColor.colors(of: tally.entries)
         var colors = measured
-        var solution = solve(colors, size: size, smoothness: used)
-        lastIterations = [solution.iterations]
+        let rounds = max(chromaBlocks.isEmpty ? 1 : ChromaBlocks.rounds, jpegAfters.isEmpty ? 1 : JPEGAfters.rounds)
+        lastIterations = []
+        var solution: LatticeSolver.Solution
+        // Whether the prior changes saturation is decided on the first solve's colours and kept
+        // over the rounds (fitted to a round's targets, which follow the last lattice and so the
+        // last model, a richer model would always look better); its space is chosen every round.
+        var model = GlobalModel.identity
+        if prior == .globalModel {
+            let sample = GlobalModel.Sample(colors: colors, totalWeight: tally.totalWeight)
+            let plain = sample.closest(changingSaturation: false), saturating = sample.closest(changingSaturation: true)
+            func chosen(floor: Double) -> GlobalModel {
+                let found = GlobalModel.savesEnough(saturating.error, against: plain.error, floor: floor)
+                    ? saturating.model : plain.model
+                return sample.isAll ? found : found.fitted(to: colors, totalWeight: tally.totalWeight)
+            }
+            model = chosen(floor: 0)
+            solution = solve(colors, size: size, smoothness: used, prior: model)
+            // What the lattice leaves on the pairs no model removes (a lossy after's noise): the
+            // choice is made again above that floor.
+            let floor = sample.residual { [solution] in solution.value(at: $0) }
+            let better = chosen(floor: floor)
+            if better.changesSaturation != model.changesSaturation {
+                model = better
+                if rounds == 1 {
+                    solution = solve(colors, size: size, smoothness: used, prior: model, start: solution.values)
+                }
+            }
+        } else {
+            solution = solve(colors, size: size, smoothness: used, prior: model)
+        }
         lastSmoothness = used
         lastFinalSmoothness = used
-        let rounds = max(chromaBlocks.isEmpty ? 1 : ChromaBlocks.rounds, jpegAfters.isEmpty ? 1 : JPEGAfters.rounds)
         // JPEG afters alone: their coefficient intervals are the noise model, so the smoothness
         // falls round by round from the noisy value to the asked one (see `JPEGAfters`).
         let falls = !jpegAfters.isEmpty && chromaBlocks.isEmpty && used > smoothness
@@ -155,10 +182,15 @@ public final class LookLearner {
             for index in colors.indices where measured[index].weight > 0 {
                 colors[index].after = measured[index].after + change[index] / measured[index].weight
             }
-            solution = solve(colors, size: size, smoothness: roundSmoothness, start: solution.values)
-            lastIterations.append(solution.iterations)
+            if prior == .globalModel {
+                model = GlobalModel.closest(colors: colors, totalWeight: tally.totalWeight,
+                                            changingSaturation: model.changesSaturation)
+            }
+            solution = solve(colors, size: size, smoothness: roundSmoothness, prior: model, start: solution.values)
             lastFinalSmoothness = roundSmoothness
         }
+        lastCurveSpace = model.space
+        lastModelChangesSaturation = model.changesSaturation
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -175,13 +207,13 @@ public final class LookLearner {
         }
     }
 
-    /// One fit of `colors`, with the prior model fitted to the same colours.
-    private func solve(_ colors: [FitColor], size: Int, smoothness: Double,
+    /// One solve of the lattice, its iterations counted in `lastIterations`.
+    private func solve(_ colors: [FitColor], size: Int, smoothness: Double, prior: GlobalModel,
                        start: [SIMD4<Double>]? = nil) -> LatticeSolver.Solution {
-        let model = prior == .globalModel ? GlobalModel.bestFitting(colors: colors, totalWeight: tally.totalWeight) : .identity
-        lastCurveSpace = model.space
-        return LatticeSolver.solve(colors: colors, totalWeight: tally.totalWeight, size: size, smoothness: smoothness,
-                                   prior: model, start: start)
+        let solution = LatticeSolver.solve(colors: colors, totalWeight: tally.totalWeight, size: size,
+                                           smoothness: smoothness, prior: prior, start: start)
+        lastIterations.append(solution.iterations)
+        return solution
     }
 
     /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
@@ -198,16 +230,19 @@ public final class LookLearner {
     }
 
     /// Conjugate-gradient iterations of the last fit: one count per solve on the requested size
-    /// (one solve, `ChromaBlocks.rounds` when an after stores chroma per block, `JPEGAfters.rounds`
-    /// when a JPEG after is fitted to its coefficients).
+    /// (one solve, or two when the prior's form changed after the first; `ChromaBlocks.rounds`
+    /// when an after stores chroma per block, `JPEGAfters.rounds` when a JPEG after is fitted to
+    /// its coefficients).
     public private(set) var lastIterations: [Int] = []
     /// The smoothness the last fit used (`effectiveSmoothness` of the one asked for).
     public private(set) var lastSmoothness = LookLearner.defaultSmoothness
     /// The smoothness of the last fit's last round (below `lastSmoothness` when the smoothness
     /// fell over the rounds of JPEG afters).
     public private(set) var lastFinalSmoothness = LookLearner.defaultSmoothness
-    /// The space of the last fit's global model (`GlobalModel.bestFitting`).
+    /// The space of the last fit's global model (`GlobalModel.Candidates`).
     public private(set) var lastCurveSpace = CurveSpace.sRGB
+    /// Whether the last fit's global model changes HSV saturation (`GlobalModel`).
+    public private(set) var lastModelChangesSaturation = false
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
     /// looks like more than a colour map.
@@ -224,6 +259,7 @@ public final class LookLearner {
         report.smoothness = lastSmoothness
         report.finalSmoothness = lastFinalSmoothness
         report.curveSpace = lastCurveSpace
+        report.changesSaturation = lastModelChangesSaturation
         return report
     }
 

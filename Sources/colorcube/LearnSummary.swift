@@ -26,6 +26,10 @@ enum LearnSummary {
             Diagnostics.note("the edit follows curves in \(report.curveSpace.name) more closely than in sRGB "
                 + "(as RawTherapee and Lightroom apply them): colours the pairs do not show follow them there")
         }
+        if report.changesSaturation {
+            Diagnostics.note("the edit changes saturation as an HSV saturation slider does (G'MIC's, RawTherapee's): "
+                + "hues the pairs do not show follow it too")
+        }
         if report.afterNoise > 0 {
             let lowered = report.finalSmoothness < report.smoothness
                 ? ", then lowered round by round to \(String(format: "%.2g", report.finalSmoothness)) as the fit "

@@ -34,39 +34,73 @@ struct GlobalModelTests {
             let c = space.encode(color)
             return space.decode(SIMD3(pow(c.x, 0.85), c.y, pow(c.z, 1.2)))
         }
-        // The pairs show only browns and oranges (red >= green >= blue), dark to light.
-        var generator = TestRandom(seed: 2026)
-        let seen = (0..<20_000).map { _ -> FitColor in
-            let r = 0.03 + 0.97 * generator.unit(), g = r * (0.55 + 0.45 * generator.unit())
-            let b = g * (0.4 + 0.6 * generator.unit())
-            let before = SIMD3(r, g, b)
-            return FitColor(weight: Double(1 + generator.next() % 20), before: before, after: edit(before))
-        }
-        let total = UInt64(seen.reduce(0) { $0 + $1.weight })
-        let model = GlobalModel.bestFitting(colors: seen, totalWeight: total)
+        let browns = Browns(seed: 2026, edit: edit)
+        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
         #expect(model.space == space)
-        // Blues and greens the pairs never showed.
-        let unseen = (0..<2000).map { _ in
-            SIMD3(0.05 + 0.3 * generator.unit(), 0.2 + 0.5 * generator.unit(), 0.5 + 0.5 * generator.unit())
+        #expect(!model.changesSaturation)
+        let found = browns.worst(model)
+        // Within 3 of 255 codes on colours it never saw (the curves are smooth splines on 17
+        // knots; these powers are steep near 0), and far closer than the other space's model.
+        #expect(found < 3.0 / 255, "worst \(found * 255) codes")
+        for other in CurveSpace.allCases where other != space {
+            let elsewhere = browns.worst(GlobalModel(colors: browns.seen, totalWeight: browns.total, space: other))
+            #expect(elsewhere > 2 * found, "\(other): worst \(elsewhere * 255) codes against \(found * 255) in \(space)")
         }
+    }
+
+    @Test func anHSVSaturationChangeIsFoundAndReachesUnseenHues() throws {
+        // Faded colour as G'MIC's and RawTherapee's saturation sliders make it: every channel
+        // moved towards the largest by a third (less for the most saturated colours), after a
+        // gentle lift of the shadows on every channel.
+        func edit(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            let lifted = SIMD3(pow(color.x, 0.9), pow(color.y, 0.9), pow(color.z, 0.9))
+            let largest = lifted.max(), saturation = largest > 0 ? (largest - lifted.min()) / largest : 0
+            let factor = 1 - (0.35 - 0.1 * saturation)
+            return SIMD3(repeating: largest) - factor * (SIMD3(repeating: largest) - lifted)
+        }
+        let browns = Browns(seed: 1124, edit: edit)
+        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
+        #expect(model.changesSaturation)
+        let found = browns.worst(model)
+        let plain = browns.worst(GlobalModel(colors: browns.seen, totalWeight: browns.total, space: model.space))
+        #expect(found < 3.0 / 255, "worst \(found * 255) codes")
+        #expect(plain > 3 * found, "without the saturation curve: worst \(plain * 255) codes against \(found * 255)")
+    }
+
+    /// Pairs that show only browns and oranges (red >= green >= blue), dark to light, mapped by
+    /// `edit`, and blues and greens they never show.
+    private struct Browns {
+        let seen: [FitColor]
+        let total: UInt64
+        let unseen: [SIMD3<Double>]
+        let edit: (SIMD3<Double>) -> SIMD3<Double>
+
+        init(seed: UInt64, edit: @escaping (SIMD3<Double>) -> SIMD3<Double>) {
+            var generator = TestRandom(seed: seed)
+            seen = (0..<20_000).map { _ -> FitColor in
+                let r = 0.03 + 0.97 * generator.unit(), g = r * (0.55 + 0.45 * generator.unit())
+                let b = g * (0.4 + 0.6 * generator.unit())
+                let before = SIMD3(r, g, b)
+                return FitColor(weight: Double(1 + generator.next() % 20), before: before, after: edit(before))
+            }
+            total = UInt64(seen.reduce(0) { $0 + $1.weight })
+            unseen = (0..<2000).map { _ in
+                SIMD3(0.05 + 0.3 * generator.unit(), 0.2 + 0.5 * generator.unit(), 0.5 + 0.5 * generator.unit())
+            }
+            self.edit = edit
+        }
+
+        /// The model's largest error over the unseen colours, in any channel (0...1 units).
         func worst(_ model: GlobalModel) -> Double {
             unseen.map { color in
                 let predicted = model(color)
                 return largest(SIMD3(predicted.x, predicted.y, predicted.z) - edit(color))
             }.max() ?? 0
         }
-        let found = worst(model)
-        // Within 3 of 255 codes on colours it never saw (the curves are smooth splines on 17
-        // knots; these powers are steep near 0), and far closer than the other space's model.
-        #expect(found < 3.0 / 255, "worst \(found * 255) codes")
-        for other in CurveSpace.allCases where other != space {
-            let elsewhere = worst(GlobalModel(colors: seen, totalWeight: total, space: other))
-            #expect(elsewhere > 2 * found, "\(other): worst \(elsewhere * 255) codes against \(found * 255) in \(space)")
-        }
     }
+}
 
-    /// The largest magnitude among the three lanes.
-    private func largest(_ v: SIMD3<Double>) -> Double {
-        max(abs(v.x), abs(v.y), abs(v.z))
-    }
+/// The largest magnitude among the three lanes.
+private func largest(_ v: SIMD3<Double>) -> Double {
+    max(abs(v.x), abs(v.y), abs(v.z))
 }

@@ -132,6 +132,19 @@ enum LearnBench {
         return result
     }
 
+    /// `image` with `edit` applied to every pixel's colour (0...1), rounded to 8 bits.
+    static func mapped(_ image: RasterImage, _ edit: (SIMD3<Double>) -> SIMD3<Double>) -> RasterImage {
+        guard case .eight(var s) = image.pixels else { return image }
+        for p in 0..<image.pixelCount {
+            let i = p * image.channels
+            let out = edit(SIMD3(Double(s[i]), Double(s[i + 1]), Double(s[i + 2])) / 255)
+            for ch in 0..<3 { s[i + ch] = UInt8(min(max((out[ch] * 255).rounded(), 0), 255)) }
+        }
+        var result = image
+        result.pixels = .eight(s)
+        return result
+    }
+
     /// The report on a look learned from one pair.
     static func report(before: RasterImage, after: RasterImage, name: String = "pair") throws -> LearnReport {
         let learner = LookLearner()
@@ -179,6 +192,49 @@ enum LearnBench {
         }
         print("held out, warm-fade, JPEG q90 afters: mean \(result.mean), p99 \(result.p99)")
         #expect(result.mean <= 1.0)
+    }
+
+    /// A faded look as G'MIC and RawTherapee make it (every channel lifted, then HSV saturation
+    /// lowered by a third) is learned as a change of saturation from two photos, with lossless and
+    /// with JPEG afters, and carries over to the rocket photo's blue dusk, which neither shows; a
+    /// cool grade (a colour matrix) with JPEG afters is not taken for one. (From browns alone,
+    /// where red is always the largest channel, the two cannot be told apart: there a change of
+    /// HSV saturation is a channel mixer.)
+    @Test func aSaturationChangeIsLearnedAsOne() throws {
+        func faded(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            let lifted = 0.08 + 0.86 * color
+            let largest = lifted.max()
+            return SIMD3(repeating: largest) - 0.67 * (SIMD3(repeating: largest) - lifted)
+        }
+        func cool(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(0.9 * color.x + 0.05 * color.y, color.y, 0.06 + 0.94 * color.z)
+        }
+        let photos = try LearnBench.photos()
+        let training = photos.filter { $0.name.hasPrefix("astronaut") || $0.name.hasPrefix("chelsea") }
+        let rocket = try #require(photos.first { $0.name.hasPrefix("rocket") }).image
+        #expect(training.count == 2)
+        func learn(_ edit: (SIMD3<Double>) -> SIMD3<Double>, jpeg: Bool) throws -> (LearnReport, Double) {
+            let learner = LookLearner()
+            for photo in training {
+                let after = LearnBench.mapped(photo.image, edit)
+                try learner.add(before: LearnBench.buffer(photo.image),
+                                after: LearnBench.buffer(jpeg ? try LearnBench.jpeg(after, quality: 90) : after))
+            }
+            let cube = try learner.fit(size: 33)
+            let error = LearnBench.summary(LearnBench.differences(LearnBench.apply(cube, to: rocket),
+                                                                  LearnBench.mapped(rocket, edit))).mean
+            return (learner.report(for: cube), error)
+        }
+        for jpeg in [false, true] {
+            let (report, error) = try learn(faded, jpeg: jpeg)
+            print("faded, \(jpeg ? "JPEG" : "PNG") afters: saturation \(report.changesSaturation), rocket \(error)")
+            #expect(report.changesSaturation)
+            #expect(error < (jpeg ? 0.8 : 0.4))
+        }
+        let (report, error) = try learn(cool, jpeg: true)
+        print("cool, JPEG afters: saturation \(report.changesSaturation), rocket \(error)")
+        #expect(!report.changesSaturation)
+        #expect(error < 0.5)
     }
 
     /// The defaults against their neighbours, on held-out photos with every sample look: the

@@ -24,6 +24,17 @@ import ColorCubeCore
 /// read back to sRGB codes. `bestFitting` fits the model in every space and keeps the one closest
 /// to the pairs, so an edit made with curves in ProPhoto RGB (RawTherapee, Lightroom) is modelled
 /// as such and carries over to colours the photos do not show.
+///
+/// A model may also change saturation as photo editors do, in the HSV sense: each channel moves
+/// away from (or towards) the colour's largest channel by a factor that is a curve of its HSV
+/// saturation s = (max - min) / max, shared by the three channels,
+///
+///     G_k(x) += h(s(x)) (x_k - max(x))
+///
+/// with h piecewise linear on `saturationKnots` knots. A sum of curves cannot hold that (the pivot
+/// is each colour's own largest channel), and it is what G'MIC's and RawTherapee's saturation
+/// sliders do; so a look made with one follows it on hues the photos do not show. The fit is then
+/// one coupled system for the three channels' curves and h.
 struct GlobalModel {
     static let knots = 17
     static let curvature = 1e-5
@@ -33,80 +44,198 @@ struct GlobalModel {
     private let values: [[Double]]
     /// The space the curves act in.
     let space: CurveSpace
+    /// The saturation curve h, [knot]; empty for a model without it.
+    private let saturation: [Double]
+    /// Whether the model changes HSV saturation (see the type's documentation).
+    var changesSaturation: Bool { !saturation.isEmpty }
 
     /// The identity: f_kk(x) = x, the other curves 0.
     static let identity = GlobalModel(values: (0..<3).map { k in
         (0..<(3 * knots)).map { index in index / knots == k ? Double(index % knots) / Double(knots - 1) : 0 }
-    }, space: .sRGB)
+    }, space: .sRGB, saturation: [])
 
-    private init(values: [[Double]], space: CurveSpace) {
+    private init(values: [[Double]], space: CurveSpace, saturation: [Double]) {
         self.values = values
         self.space = space
+        self.saturation = saturation
     }
 
-    /// The model fitted in the `CurveSpace` where it lies closest to the colours' afters in sRGB
-    /// (weighted squared error; the first space on a tie).
-    ///
-    /// The spaces are compared on at most `selectionColors` of the colours, every k-th of the
-    /// tally's order (which spreads them over the cube), each fit there with the sample's own
-    /// weight as its total; the chosen space's model is then fitted to every colour. A large
-    /// pair's tally holds half a million colours, and the choice needs far fewer.
+    /// The model fitted in the `CurveSpace` where it lies closest to the colours' afters, with the
+    /// saturation curve when that earns its place (`savesEnough` with no floor).
     static func bestFitting(colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
-        let step = max(1, colors.count / selectionColors)
-        let sample = step == 1 ? colors : stride(from: 0, to: colors.count, by: step).map { colors[$0] }
-        let sampleWeight = step == 1 ? totalWeight : UInt64(max(1, sample.reduce(0) { $0 + $1.weight }.rounded()))
-        var best: (model: GlobalModel, error: Double)?
-        for space in CurveSpace.allCases {
-            let model = GlobalModel(colors: sample, totalWeight: sampleWeight, space: space)
-            let error = model.squaredError(over: sample)
-            if best == nil || error < best!.error { best = (model, error) }
-        }
-        let chosen = best!.model
-        return step == 1 ? chosen : GlobalModel(colors: colors, totalWeight: totalWeight, space: chosen.space)
+        let sample = Sample(colors: colors, totalWeight: totalWeight)
+        let plain = sample.closest(changingSaturation: false), saturating = sample.closest(changingSaturation: true)
+        let chosen = savesEnough(saturating.error, against: plain.error, floor: 0) ? saturating.model : plain.model
+        return sample.isAll ? chosen : chosen.fitted(to: colors, totalWeight: totalWeight)
     }
+
+    /// The model with or without the saturation curve, in the `CurveSpace` where it lies closest
+    /// to the colours' afters, fitted to them.
+    static func closest(colors: [FitColor], totalWeight: UInt64, changingSaturation: Bool) -> GlobalModel {
+        let sample = Sample(colors: colors, totalWeight: totalWeight)
+        let found = sample.closest(changingSaturation: changingSaturation).model
+        return sample.isAll ? found : found.fitted(to: colors, totalWeight: totalWeight)
+    }
+
+    /// Whether a model with the saturation curve whose error is `saturating` is to be chosen over
+    /// one without it whose error is `plain`: its error above `floor` must stay under
+    /// `saturationGain` of the other's. `floor` is the part of the error no model removes, the
+    /// noise of lossy afters, which the fitted lattice itself leaves (`LookLearner` measures it
+    /// with `Sample.residual`); without it a noisy pair's error would hide what the curve gains.
+    /// The margin is wanted: on colours the photos do not show the curve extrapolates, and a model
+    /// that fits the pairs a little better through it (an edit that depends on hue, noise) would
+    /// carry that into every unseen hue.
+    static func savesEnough(_ saturating: Double, against plain: Double, floor: Double) -> Bool {
+        let kept = max(0, min(floor, plain))
+        return saturating - kept < saturationGain * (plain - kept)
+    }
+
+    /// The colours models are compared on: at most `selectionColors` of a fit's colours, every
+    /// k-th of the tally's order (which spreads them over the cube), with their own total weight.
+    /// Each candidate is fitted to the sample and the chosen one then to every colour: a large
+    /// pair's tally holds half a million colours, and the choice needs far fewer.
+    struct Sample {
+        let colors: [FitColor]
+        let totalWeight: UInt64
+        /// Whether the sample is every colour.
+        let isAll: Bool
+
+        init(colors all: [FitColor], totalWeight: UInt64) {
+            let step = max(1, all.count / selectionColors)
+            isAll = step == 1
+            colors = isAll ? all : stride(from: 0, to: all.count, by: step).map { all[$0] }
+            self.totalWeight = isAll ? totalWeight : UInt64(max(1, colors.reduce(0) { $0 + $1.weight }.rounded()))
+        }
+
+        /// The model of the form asked, fitted to the sample in the space where it lies closest to
+        /// the afters in sRGB (the first space on a tie), and its mean squared error there.
+        func closest(changingSaturation: Bool) -> (model: GlobalModel, error: Double) {
+            var best: (model: GlobalModel, error: Double)?
+            for space in CurveSpace.allCases {
+                let model = GlobalModel(colors: colors, totalWeight: totalWeight, space: space,
+                                        changingSaturation: changingSaturation)
+                let error = model.squaredError(over: colors) / Double(totalWeight)
+                if best == nil || error < best!.error { best = (model, error) }
+            }
+            return best!
+        }
+
+        /// The weighted mean squared distance in sRGB between `value` and the afters.
+        func residual(_ value: (SIMD3<Double>) -> SIMD3<Double>) -> Double {
+            var sum = 0.0
+            for color in colors {
+                let difference = value(color.before) - color.after
+                sum += color.weight * (difference * difference).sum()
+            }
+            return sum / Double(totalWeight)
+        }
+    }
+
+    /// The same form (space, saturation curve or not) fitted to `colors`.
+    func fitted(to colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
+        GlobalModel(colors: colors, totalWeight: totalWeight, space: space, changingSaturation: changesSaturation)
+    }
+
+    /// The share of the plain model's error (above the floor) that a model with the saturation
+    /// curve must stay under to be chosen.
+    static let saturationGain = 0.7
 
     /// Colours the spaces are compared on, at most.
     static let selectionColors = 1 << 16
 
-    /// The model fitted to `colors` in `space` (see the type's energy).
-    init(colors: [FitColor], totalWeight: UInt64, space: CurveSpace = .sRGB) {
+    /// The model fitted to `colors` in `space`, with the saturation curve when `changingSaturation`
+    /// (see the type's energy; h has its own second differences, weighted `saturationCurvature`).
+    init(colors: [FitColor], totalWeight: UInt64, space: CurveSpace = .sRGB, changingSaturation: Bool = false) {
         let k = Self.knots, unknowns = 3 * k
         // The data sums over the colours; a large tally's two halves on two threads, added half
         // after half (the same sums whatever the cores).
         let halves = colors.count >= Self.splitThreshold ? 2 : 1
-        let parts = Locked<[([Double], [Double])?]>(Array(repeating: nil, count: halves))
+        let parts = Locked<[DataSums?]>(Array(repeating: nil, count: halves))
         ParallelLoop.run(iterations: halves) { part in
             let middle = colors.count / 2
             let range = halves == 1 ? colors.indices : part == 0 ? 0..<middle : middle..<colors.count
-            let sums = Self.dataSums(colors[range], space: space)
+            let sums = DataSums(colors[range], space: space, saturation: changingSaturation)
             parts.withLock { $0[part] = sums }
         }
         let summed = parts.withLock { $0 }.compactMap { $0 }
-        var matrix = summed[0].0, sums = summed[0].1
-        for other in summed.dropFirst() {
-            for i in matrix.indices { matrix[i] += other.0[i] }
-            for i in sums.indices { sums[i] += other.1[i] }
-        }
-        var rhs = (0..<3).map { channel in (0..<unknowns).map { sums[3 * $0 + channel] } }
+        var data = summed[0]
+        for other in summed.dropFirst() { data.add(other) }
+        var matrix = data.matrix
+        var rhs = (0..<3).map { channel in (0..<unknowns).map { data.sums[3 * $0 + channel] } }
         let perPixel = 1 / Double(max(totalWeight, 1))
         for i in matrix.indices { matrix[i] *= perPixel }
-        let mu = Self.curvature * Double((k - 1) * (k - 1) * (k - 1))
-        for curve in 0..<3 {
-            for centre in 1..<(k - 1) {
-                let nodes = [curve * k + centre - 1, curve * k + centre, curve * k + centre + 1]
-                let d = [1.0, -2.0, 1.0]
-                for a in 0..<3 { for b in 0..<3 { matrix[nodes[a] * unknowns + nodes[b]] += mu * d[a] * d[b] } }
-            }
-        }
+        Self.addSecondDifferences(to: &matrix, stride: unknowns, curves: 3, knots: k, offset: 0, weight: Self.curvature)
         let identity = Self.identity.values
         for i in 0..<unknowns { matrix[i * unknowns + i] += Self.ridge }
         for channel in 0..<3 {
             for i in 0..<unknowns { rhs[channel][i] = rhs[channel][i] * perPixel + Self.ridge * identity[channel][i] }
         }
-        let packed = (0..<unknowns).map { SIMD4(rhs[0][$0], rhs[1][$0], rhs[2][$0], 0) }
-        let solution = DenseCholesky(matrix: matrix, count: unknowns).solve(packed)
-        values = (0..<3).map { channel in solution.map { $0[channel] } }
         self.space = space
+        guard changingSaturation else {
+            let packed = (0..<unknowns).map { SIMD4(rhs[0][$0], rhs[1][$0], rhs[2][$0], 0) }
+            let solution = DenseCholesky(matrix: matrix, count: unknowns).solve(packed)
+            values = (0..<3).map { channel in solution.map { $0[channel] } }
+            saturation = []
+            return
+        }
+        // One system for the three channels' curves (each channel's block the matrix above) and
+        // h, which couples them.
+        let sk = Self.saturationKnots, count = 3 * unknowns + sk, h = 3 * unknowns
+        var full = [Double](repeating: 0, count: count * count)
+        var vector = [SIMD4<Double>](repeating: .zero, count: count)
+        for channel in 0..<3 {
+            let base = channel * unknowns
+            for a in 0..<unknowns {
+                vector[base + a].x = rhs[channel][a]
+                for b in 0..<unknowns { full[(base + a) * count + base + b] = matrix[a * unknowns + b] }
+                for j in 0..<sk {
+                    let value = data.cross[(channel * unknowns + a) * sk + j] * perPixel
+                    full[(base + a) * count + h + j] = value
+                    full[(h + j) * count + base + a] = value
+                }
+            }
+        }
+        for i in 0..<sk {
+            vector[h + i].x = data.saturationSums[i] * perPixel
+            for j in 0..<sk { full[(h + i) * count + h + j] = data.saturationMatrix[i * sk + j] * perPixel }
+            full[(h + i) * count + h + i] += Self.ridge
+        }
+        Self.addSecondDifferences(to: &full, stride: count, curves: 1, knots: sk, offset: h, weight: Self.saturationCurvature)
+        // The mixing curves held back (towards 0): on photos of a few hues, where one channel is
+        // nearly always the largest, mixing and h can explain the same pixels, and the mixing
+        // would carry over wrongly to hues where another channel is the largest.
+        for channel in 0..<3 {
+            for input in 0..<3 where input != channel {
+                for knot in 0..<k {
+                    let i = channel * unknowns + input * k + knot
+                    full[i * count + i] += Self.saturationMixingRidge
+                }
+            }
+        }
+        let solution = DenseCholesky(matrix: full, count: count).solve(vector)
+        values = (0..<3).map { channel in (0..<unknowns).map { solution[channel * unknowns + $0].x } }
+        saturation = (0..<sk).map { solution[h + $0].x }
+    }
+
+    /// Knots of the saturation curve h over HSV saturation 0...1.
+    static let saturationKnots = 9
+    /// Weight of h's squared second derivative (h is a factor, smoother than the curves).
+    static let saturationCurvature = 1e-4
+    /// Ridge on the mixing curves' values of a model with h.
+    static let saturationMixingRidge = 1e-4
+
+    /// Adds `weight` (knots-1)^3 times the squared second differences of `curves` consecutive
+    /// curves of `knots` values, starting at unknown `offset`, to a `stride`-wide matrix.
+    private static func addSecondDifferences(to matrix: inout [Double], stride: Int, curves: Int, knots: Int,
+                                             offset: Int, weight: Double) {
+        let mu = weight * Double((knots - 1) * (knots - 1) * (knots - 1))
+        let d = [1.0, -2.0, 1.0]
+        for curve in 0..<curves {
+            for centre in 1..<(knots - 1) {
+                let first = offset + curve * knots + centre - 1
+                for a in 0..<3 { for b in 0..<3 { matrix[(first + a) * stride + first + b] += mu * d[a] * d[b] } }
+            }
+        }
     }
 
     /// Sum over `colors` of weight times the squared distance between the model's colour and the
@@ -130,37 +259,97 @@ struct GlobalModel {
     /// Colours above which the data sums run on two threads.
     static let splitThreshold = 1 << 16
 
-    /// The normal matrix (unknowns^2) and the three channels' right-hand sides (interleaved,
-    /// [3 * unknown + channel]) of the data term over `colors`, unscaled.
-    private static func dataSums(_ colors: ArraySlice<FitColor>, space: CurveSpace) -> ([Double], [Double]) {
-        let unknowns = 3 * knots
-        var matrix = [Double](repeating: 0, count: unknowns * unknowns)
-        var sums = [Double](repeating: 0, count: 3 * unknowns)
-        matrix.withUnsafeMutableBufferPointer { m in
-            sums.withUnsafeMutableBufferPointer { r in
-                // Raw buffers and fixed-size locals: this loop runs once per tally colour, millions
-                // on a large pair.
-                var index: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
-                var weight: SIMD8<Double> = .zero
-                for color in colors {
-                    let n = color.weight, after = space.encode(color.after)
-                    basis(space.encode(color.before), index: &index, weight: &weight)
-                    withUnsafeBytes(of: index) { raw in
-                        let at = raw.bindMemory(to: Int.self)
-                        for a in 0..<6 {
-                            let wa = n * weight[a]
-                            guard wa != 0 else { continue }
-                            let row = at[a] * unknowns
-                            for b in 0..<6 { m[row + at[b]] += wa * weight[b] }
-                            r[3 * at[a]] += wa * after.x
-                            r[3 * at[a] + 1] += wa * after.y
-                            r[3 * at[a] + 2] += wa * after.z
+    /// The data term's sums over some colours, unscaled: the normal matrix of one channel's curves
+    /// (unknowns^2) and the three channels' right-hand sides (interleaved, [3 * unknown + channel]);
+    /// with the saturation curve also each channel's curves against h ([channel][unknown][knot]), h
+    /// against itself and h's right-hand side.
+    private struct DataSums {
+        var matrix: [Double]
+        var sums: [Double]
+        var cross: [Double] = []
+        var saturationMatrix: [Double] = []
+        var saturationSums: [Double] = []
+
+        init(_ colors: ArraySlice<FitColor>, space: CurveSpace, saturation: Bool) {
+            let unknowns = 3 * knots, sk = saturationKnots
+            matrix = [Double](repeating: 0, count: unknowns * unknowns)
+            sums = [Double](repeating: 0, count: 3 * unknowns)
+            if saturation {
+                cross = [Double](repeating: 0, count: 3 * unknowns * sk)
+                saturationMatrix = [Double](repeating: 0, count: sk * sk)
+                saturationSums = [Double](repeating: 0, count: sk)
+            }
+            matrix.withUnsafeMutableBufferPointer { m in
+                sums.withUnsafeMutableBufferPointer { r in
+                    cross.withUnsafeMutableBufferPointer { x in
+                        saturationMatrix.withUnsafeMutableBufferPointer { hm in
+                            saturationSums.withUnsafeMutableBufferPointer { hr in
+                                // Raw buffers and fixed-size locals: this loop runs once per tally
+                                // colour, millions on a large pair.
+                                var index: (Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0)
+                                var weight: SIMD8<Double> = .zero
+                                for color in colors {
+                                    let n = color.weight, after = space.encode(color.after)
+                                    let before = space.encode(color.before)
+                                    basis(before, index: &index, weight: &weight)
+                                    withUnsafeBytes(of: index) { raw in
+                                        let at = raw.bindMemory(to: Int.self)
+                                        for a in 0..<6 {
+                                            let wa = n * weight[a]
+                                            guard wa != 0 else { continue }
+                                            let row = at[a] * unknowns
+                                            for b in 0..<6 { m[row + at[b]] += wa * weight[b] }
+                                            r[3 * at[a]] += wa * after.x
+                                            r[3 * at[a] + 1] += wa * after.y
+                                            r[3 * at[a] + 2] += wa * after.z
+                                        }
+                                        guard saturation else { return }
+                                        let (knot, fraction, away) = saturationTerm(before)
+                                        let hw = SIMD2(1 - fraction, fraction)
+                                        for a in 0..<6 {
+                                            let wa = n * weight[a]
+                                            guard wa != 0 else { continue }
+                                            for channel in 0..<3 {
+                                                let slot = (channel * unknowns + at[a]) * sk + knot
+                                                x[slot] += wa * away[channel] * hw[0]
+                                                x[slot + 1] += wa * away[channel] * hw[1]
+                                            }
+                                        }
+                                        let squared = (away * away).sum(), projected = (away * after).sum()
+                                        for i in 0..<2 {
+                                            hr[knot + i] += n * hw[i] * projected
+                                            for j in 0..<2 { hm[(knot + i) * sk + knot + j] += n * hw[i] * hw[j] * squared }
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }
             }
         }
-        return (matrix, sums)
+
+        mutating func add(_ other: DataSums) {
+            for i in matrix.indices { matrix[i] += other.matrix[i] }
+            for i in sums.indices { sums[i] += other.sums[i] }
+            for i in cross.indices { cross[i] += other.cross[i] }
+            for i in saturationMatrix.indices { saturationMatrix[i] += other.saturationMatrix[i] }
+            for i in saturationSums.indices { saturationSums[i] += other.saturationSums[i] }
+        }
+    }
+
+    /// For a colour in the model's space: the saturation curve's knot below its HSV saturation, the
+    /// fraction of the way to the next, and each channel's distance from the largest channel
+    /// (x_k - max, what h multiplies).
+    @inline(__always)
+    private static func saturationTerm(_ color: SIMD3<Double>) -> (Int, Double, SIMD3<Double>) {
+        let largest = color.max(), smallest = color.min()
+        var s = largest > 0 ? (largest - smallest) / largest : 0
+        if !(s > 0) { s = 0 }
+        if s > 1 { s = 1 }
+        let position = s * Double(saturationKnots - 1)
+        let lower = min(Int(position), saturationKnots - 2)
+        return (lower, position - Double(lower), color - SIMD3(repeating: largest))
     }
 
     /// The model's colour for `color` (alpha lane 0), in sRGB codes. Called once per tally colour,
@@ -184,6 +373,10 @@ struct GlobalModel {
             result.x += (1 - fraction) * values[0][at] + fraction * values[0][at + 1]
             result.y += (1 - fraction) * values[1][at] + fraction * values[1][at + 1]
             result.z += (1 - fraction) * values[2][at] + fraction * values[2][at + 1]
+        }
+        if !saturation.isEmpty {
+            let (knot, fraction, away) = Self.saturationTerm(color)
+            result += ((1 - fraction) * saturation[knot] + fraction * saturation[knot + 1]) * away
         }
         return result
     }

@@ -41,6 +41,9 @@ public struct LearnReport: Sendable, Equatable {
     /// The space whose curves modelled the edit best, which colours the pairs do not show follow
     /// (`GlobalModel`); sRGB with the straight-line prior.
     public var curveSpace: CurveSpace = .sRGB
+    /// Whether that model changes saturation as an HSV saturation slider does, which colours the
+    /// pairs do not show follow too (`GlobalModel`).
+    public var changesSaturation = false
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
@@ -49,5 +52,6 @@ public struct LearnReport: Sendable, Equatable {
             && a.regionVariationPair == b.regionVariationPair && a.pairDisagreement == b.pairDisagreement && a.fineDetail == b.fineDetail
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
             && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness && a.curveSpace == b.curveSpace
+            && a.changesSaturation == b.changesSaturation
     }
 }
