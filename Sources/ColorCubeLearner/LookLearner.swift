@@ -145,7 +145,7 @@ public final class LookLearner {
         var model = GlobalModel.identity
         if prior == .globalModel {
             let sample = GlobalModel.Sample(colors: colors, totalWeight: tally.totalWeight)
-            let plain = sample.closest(changingSaturation: false), saturating = sample.closest(changingSaturation: true)
+            let (plain, saturating) = sample.candidates()
             func chosen(floor: Double) -> GlobalModel {
                 let found = GlobalModel.savesEnough(saturating.error, against: plain.error, floor: floor)
                     ? saturating.model : plain.model

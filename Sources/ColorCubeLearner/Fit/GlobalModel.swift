@@ -64,7 +64,7 @@ struct GlobalModel {
     /// saturation curve when that earns its place (`savesEnough` with no floor).
     static func bestFitting(colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
         let sample = Sample(colors: colors, totalWeight: totalWeight)
-        let plain = sample.closest(changingSaturation: false), saturating = sample.closest(changingSaturation: true)
+        let (plain, saturating) = sample.candidates()
         let chosen = savesEnough(saturating.error, against: plain.error, floor: 0) ? saturating.model : plain.model
         return sample.isAll ? chosen : chosen.fitted(to: colors, totalWeight: totalWeight)
     }
@@ -112,12 +112,24 @@ struct GlobalModel {
         func closest(changingSaturation: Bool) -> (model: GlobalModel, error: Double) {
             var best: (model: GlobalModel, error: Double)?
             for space in CurveSpace.allCases {
-                let model = GlobalModel(colors: colors, totalWeight: totalWeight, space: space,
-                                        changingSaturation: changingSaturation)
-                let error = model.squaredError(over: colors) / Double(totalWeight)
-                if best == nil || error < best!.error { best = (model, error) }
+                let found = fitted(space: space, changingSaturation: changingSaturation)
+                if best == nil || found.error < best!.error { best = found }
             }
             return best!
+        }
+
+        /// The model of the form asked, fitted to the sample in `space`, and its mean squared error.
+        func fitted(space: CurveSpace, changingSaturation: Bool) -> (model: GlobalModel, error: Double) {
+            let model = GlobalModel(colors: colors, totalWeight: totalWeight, space: space,
+                                    changingSaturation: changingSaturation)
+            return (model, model.squaredError(over: colors) / Double(totalWeight))
+        }
+
+        /// The closest model without the saturation curve (`closest`), and the model with it in
+        /// the same space: the space is chosen on the curves, then whether saturation changes.
+        func candidates() -> (plain: (model: GlobalModel, error: Double), saturating: (model: GlobalModel, error: Double)) {
+            let plain = closest(changingSaturation: false)
+            return (plain, fitted(space: plain.model.space, changingSaturation: true))
         }
 
         /// The weighted mean squared distance in sRGB between `value` and the afters.
