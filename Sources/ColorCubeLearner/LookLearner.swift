@@ -145,18 +145,13 @@ public final class LookLearner {
         var model = GlobalModel.identity
         if prior == .globalModel {
             let sample = GlobalModel.Sample(colors: colors, totalWeight: tally.totalWeight)
-            let (plain, saturating) = sample.candidates()
-            func chosen(floor: Double) -> GlobalModel {
-                let found = GlobalModel.savesEnough(saturating.error, against: plain.error, floor: floor)
-                    ? saturating.model : plain.model
-                return sample.isAll ? found : found.fitted(to: colors, totalWeight: tally.totalWeight)
-            }
-            model = chosen(floor: 0)
+            let candidates = sample.candidates()
+            model = sample.chosen(candidates, floor: 0, fittedTo: colors, totalWeight: tally.totalWeight)
             solution = solve(colors, size: size, smoothness: used, prior: model)
             // What the lattice leaves on the pairs no model removes (a lossy after's noise): the
             // choice is made again above that floor.
             let floor = sample.residual { [solution] in solution.value(at: $0) }
-            let better = chosen(floor: floor)
+            let better = sample.chosen(candidates, floor: floor, fittedTo: colors, totalWeight: tally.totalWeight)
             if better.changesSaturation != model.changesSaturation {
                 model = better
                 if rounds == 1 {
@@ -239,7 +234,7 @@ public final class LookLearner {
     /// The smoothness of the last fit's last round (below `lastSmoothness` when the smoothness
     /// fell over the rounds of JPEG afters).
     public private(set) var lastFinalSmoothness = LookLearner.defaultSmoothness
-    /// The space of the last fit's global model (`GlobalModel.Candidates`).
+    /// The space of the last fit's global model (`GlobalModel.Sample`).
     public private(set) var lastCurveSpace = CurveSpace.sRGB
     /// Whether the last fit's global model changes HSV saturation (`GlobalModel`).
     public private(set) var lastModelChangesSaturation = false

@@ -64,9 +64,7 @@ struct GlobalModel {
     /// saturation curve when that earns its place (`savesEnough` with no floor).
     static func bestFitting(colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
         let sample = Sample(colors: colors, totalWeight: totalWeight)
-        let (plain, saturating) = sample.candidates()
-        let chosen = savesEnough(saturating.error, against: plain.error, floor: 0) ? saturating.model : plain.model
-        return sample.isAll ? chosen : chosen.fitted(to: colors, totalWeight: totalWeight)
+        return sample.chosen(sample.candidates(), floor: 0, fittedTo: colors, totalWeight: totalWeight)
     }
 
     /// The model with or without the saturation curve, in the `CurveSpace` where it lies closest
@@ -125,11 +123,22 @@ struct GlobalModel {
             return (model, model.squaredError(over: colors) / Double(totalWeight))
         }
 
+        /// A plain model and one with the saturation curve, each with its mean squared error.
+        typealias Candidates = (plain: (model: GlobalModel, error: Double), saturating: (model: GlobalModel, error: Double))
+
         /// The closest model without the saturation curve (`closest`), and the model with it in
         /// the same space: the space is chosen on the curves, then whether saturation changes.
-        func candidates() -> (plain: (model: GlobalModel, error: Double), saturating: (model: GlobalModel, error: Double)) {
+        func candidates() -> Candidates {
             let plain = closest(changingSaturation: false)
             return (plain, fitted(space: plain.model.space, changingSaturation: true))
+        }
+
+        /// Of `candidates`, the model with h when it saves enough above `floor` (`savesEnough`),
+        /// else the plain one, fitted to `all`, the colours the sample was taken from.
+        func chosen(_ candidates: Candidates, floor: Double, fittedTo all: [FitColor], totalWeight: UInt64) -> GlobalModel {
+            let (plain, saturating) = candidates
+            let found = savesEnough(saturating.error, against: plain.error, floor: floor) ? saturating.model : plain.model
+            return isAll ? found : found.fitted(to: all, totalWeight: totalWeight)
         }
 
         /// The weighted mean squared distance in sRGB between `value` and the afters.
