@@ -151,9 +151,11 @@ public final class LookLearner {
             // What the lattice leaves on the pairs no model removes (a lossy after's noise): the
             // choice is made again above that floor.
             let floor = sample.residual { [solution] in solution.value(at: $0) }
-            let better = sample.chosen(candidates, floor: floor, fittedTo: colors, totalWeight: tally.totalWeight)
+            // Fitted to every colour only when the choice changes: the same form refitted is the
+            // same model.
+            let better = sample.choice(candidates, floor: floor)
             if better.changesSaturation != model.changesSaturation {
-                model = better
+                model = sample.isAll ? better : better.fitted(to: colors, totalWeight: tally.totalWeight)
                 if rounds == 1 {
                     solution = solve(colors, size: size, smoothness: used, prior: model, start: solution.values)
                 }

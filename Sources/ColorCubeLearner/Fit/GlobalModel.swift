@@ -136,9 +136,15 @@ struct GlobalModel {
         /// Of `candidates`, the model with h when it saves enough above `floor` (`savesEnough`),
         /// else the plain one, fitted to `all`, the colours the sample was taken from.
         func chosen(_ candidates: Candidates, floor: Double, fittedTo all: [FitColor], totalWeight: UInt64) -> GlobalModel {
-            let (plain, saturating) = candidates
-            let found = savesEnough(saturating.error, against: plain.error, floor: floor) ? saturating.model : plain.model
+            let found = choice(candidates, floor: floor)
             return isAll ? found : found.fitted(to: all, totalWeight: totalWeight)
+        }
+
+        /// Of `candidates`, the model with h when it saves enough above `floor`, else the plain
+        /// one, as fitted to the sample.
+        func choice(_ candidates: Candidates, floor: Double) -> GlobalModel {
+            let (plain, saturating) = candidates
+            return savesEnough(saturating.error, against: plain.error, floor: floor) ? saturating.model : plain.model
         }
 
         /// The weighted mean squared distance in sRGB between `value` and the afters.
