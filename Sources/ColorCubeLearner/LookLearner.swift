@@ -155,7 +155,7 @@ public final class LookLearner {
             // same model.
             let better = sample.choice(candidates, floor: floor)
             if better.changesSaturation != model.changesSaturation {
-                model = sample.isAll ? better : better.fitted(to: colors, totalWeight: tally.totalWeight)
+                model = sample.fitted(better, to: colors, totalWeight: tally.totalWeight)
                 if rounds == 1 {
                     solution = solve(colors, size: size, smoothness: used, prior: model, start: solution.values)
                 }

@@ -71,8 +71,8 @@ struct GlobalModel {
     /// to the colours' afters, fitted to them.
     static func closest(colors: [FitColor], totalWeight: UInt64, changingSaturation: Bool) -> GlobalModel {
         let sample = Sample(colors: colors, totalWeight: totalWeight)
-        let found = sample.closest(changingSaturation: changingSaturation).model
-        return sample.isAll ? found : found.fitted(to: colors, totalWeight: totalWeight)
+        return sample.fitted(sample.closest(changingSaturation: changingSaturation).model, to: colors,
+                             totalWeight: totalWeight)
     }
 
     /// Whether a model with the saturation curve whose error is `saturating` is to be chosen over
@@ -136,8 +136,13 @@ struct GlobalModel {
         /// Of `candidates`, the model with h when it saves enough above `floor` (`savesEnough`),
         /// else the plain one, fitted to `all`, the colours the sample was taken from.
         func chosen(_ candidates: Candidates, floor: Double, fittedTo all: [FitColor], totalWeight: UInt64) -> GlobalModel {
-            let found = choice(candidates, floor: floor)
-            return isAll ? found : found.fitted(to: all, totalWeight: totalWeight)
+            fitted(choice(candidates, floor: floor), to: all, totalWeight: totalWeight)
+        }
+
+        /// `model`, fitted to the sample, fitted again to `all`, the colours the sample was taken
+        /// from (the same model when the sample is all of them).
+        func fitted(_ model: GlobalModel, to all: [FitColor], totalWeight: UInt64) -> GlobalModel {
+            isAll ? model : model.fitted(to: all, totalWeight: totalWeight)
         }
 
         /// Of `candidates`, the model with h when it saves enough above `floor`, else the plain
