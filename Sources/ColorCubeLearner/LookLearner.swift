@@ -126,7 +126,7 @@ public final class LookLearner {
     /// where the edit pushes colours there. Noisy afters raise the smoothness
     /// (`effectiveSmoothness`); afters whose chroma is stored per block, or JPEG afters fitted to
     /// their coefficients, take several rounds, over which a JPEG fit's smoothness falls back to
-    /// `smoothness` (see `JPEGAfters`).
+    /// `smoothness` and whose last counts every pixel of the JPEG afters fully (see `JPEGAfters`).
     /// - Parameter size: lattice points per axis, 2...65.
     /// - Throws: `LearnError.invalidSize`, `.invalidSmoothness`, or `.noPixels` before any pixel.
     public func fit(size: Int, smoothness: Double = LookLearner.defaultSmoothness) throws(LearnError) -> ColorCube {
@@ -173,17 +173,21 @@ public final class LookLearner {
             let roundSmoothness = !falls ? used
                 : round == rounds - 1 ? smoothness : used * pow(smoothness / used, progress * progress)
             let predicted = colors.map { solution.value(at: $0.before) }
-            var change = [SIMD3<Double>](repeating: .zero, count: colors.count)
-            chromaBlocks.addChange(predicted: predicted, into: &change)
+            // The last round of a falling fit counts every pixel of the JPEG afters fully.
+            var change = JPEGAfters.Change(count: colors.count, everyPixel: falls && round == rounds - 1)
+            chromaBlocks.addChange(predicted: predicted, into: &change.weighted)
             jpegAfters.addChange(predicted: predicted, into: &change)
             for index in colors.indices where measured[index].weight > 0 {
-                colors[index].after = measured[index].after + change[index] / measured[index].weight
+                colors[index].after = measured[index].after + change.weighted[index] / measured[index].weight
             }
             if prior == .globalModel {
                 model = GlobalModel.closest(colors: colors, totalWeight: tally.totalWeight,
                                             changingSaturation: model.changesSaturation)
             }
-            solution = solve(colors, size: size, smoothness: roundSmoothness, prior: model, start: solution.values)
+            let (fitted, totalWeight) = change.countsEveryPixel ? countingEveryPixel(measured, change)
+                : (colors, tally.totalWeight)
+            solution = solve(fitted, size: size, smoothness: roundSmoothness, prior: model, start: solution.values,
+                             totalWeight: totalWeight)
             lastFinalSmoothness = roundSmoothness
         }
         lastCurveSpace = model.space
@@ -204,10 +208,25 @@ public final class LookLearner {
         }
     }
 
+    /// The colours of a round whose JPEG afters' pixels all count fully (`JPEGAfters.Change`), and
+    /// their weight summed: each colour's measured sums with those pixels' flatness weights replaced.
+    private func countingEveryPixel(_ measured: [FitColor], _ change: JPEGAfters.Change) -> ([FitColor], UInt64) {
+        var colors = measured
+        var added = 0
+        for index in colors.indices {
+            added += change.fullWeight[index]
+            let weight = measured[index].weight + Double(change.fullWeight[index])
+            guard weight > 0 else { continue }
+            colors[index].after = (measured[index].weight * measured[index].after + change.full[index]) / weight
+            colors[index].weight = weight
+        }
+        return (colors, UInt64(Int(tally.totalWeight) + added))
+    }
+
     /// One solve of the lattice, its iterations counted in `lastIterations`.
     private func solve(_ colors: [FitColor], size: Int, smoothness: Double, prior: GlobalModel,
-                       start: [SIMD4<Double>]? = nil) -> LatticeSolver.Solution {
-        let solution = LatticeSolver.solve(colors: colors, totalWeight: tally.totalWeight, size: size,
+                       start: [SIMD4<Double>]? = nil, totalWeight: UInt64? = nil) -> LatticeSolver.Solution {
+        let solution = LatticeSolver.solve(colors: colors, totalWeight: totalWeight ?? tally.totalWeight, size: size,
                                            smoothness: smoothness, prior: prior, start: start)
         lastIterations.append(solution.iterations)
         return solution

@@ -33,7 +33,7 @@ enum LearnSummary {
         if report.afterNoise > 0 {
             let lowered = report.finalSmoothness < report.smoothness
                 ? ", then lowered round by round to \(String(format: "%.2g", report.finalSmoothness)) as the fit "
-                    + "follows the JPEG files' stored coefficients" : ""
+                    + "follows the JPEG files' stored coefficients, the last round counting every pixel" : ""
             Diagnostics.note("the afters carry compression noise (\(Diagnostics.decimal(report.afterNoise, places: 2)) codes): "
                 + "busy areas counted less, smoothness raised to \(String(format: "%.2g", report.smoothness))" + lowered)
         }

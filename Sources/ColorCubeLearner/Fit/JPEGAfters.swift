@@ -31,6 +31,14 @@ import Foundation
 /// lowers it, as (asked / raised)^(t^2) of the raised one at t = round / (rounds - 1), to the one
 /// asked for in the last (`LookLearner.fit`).
 ///
+/// That last round also counts every pixel fully (`Change.full`). Until then the tally's flatness
+/// weights (`FlatnessWeights`) count busy areas less, as the first rounds, fitted near the decoded
+/// pixels, need: weaker weights there let the decoder's noise choose the model's space (rt-warm's
+/// curves in sRGB instead of ProPhoto RGB). By the last round the targets follow the file, and the
+/// saturated edges and fine colour the weights discount are what colours the photos do not show
+/// are extrapolated from. The global model of that round is still fitted to the weighted targets;
+/// only the lattice sees every pixel. Measured on Tools/bench-learn-looks (Tools/README).
+///
 /// Per pixel it keeps the tally entry of the before colour, its weight and the decoded after
 /// (8 bytes); per pair the coefficients (2 bytes a sample).
 struct JPEGAfters {
@@ -108,9 +116,30 @@ struct JPEGAfters {
         }
     }
 
-    /// Adds to `change` each colour's weighted move from its decoded after to this round's target
-    /// (RGB, 0...1 scale), given the last round's look at each colour's before.
-    func addChange(predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
+    /// What a round's targets change in each colour's sums (RGB, 0...1 scale).
+    struct Change {
+        /// Each colour's move, weighted as the tally weighed its pixels (`FlatnessWeights`), from
+        /// its decoded afters to this round's targets.
+        var weighted: [SIMD3<Double>]
+        /// With every pixel of these afters at full weight instead: the change of the colour's
+        /// weighted after sum (as the tally holds it) to that sum of its targets, and of its weight.
+        /// Empty unless asked for.
+        var full: [SIMD3<Double>]
+        var fullWeight: [Int]
+
+        /// No change yet for `count` colours; `everyPixel` asks for `full` and `fullWeight` too.
+        init(count: Int, everyPixel: Bool) {
+            weighted = Array(repeating: .zero, count: count)
+            full = everyPixel ? Array(repeating: .zero, count: count) : []
+            fullWeight = everyPixel ? Array(repeating: 0, count: count) : []
+        }
+
+        var countsEveryPixel: Bool { !fullWeight.isEmpty }
+    }
+
+    /// Adds to `change` each colour's moves from its decoded after to this round's target, given
+    /// the last round's look at each colour's before.
+    func addChange(predicted: [SIMD3<Double>], into change: inout Change) {
         for pair in pairs {
             addChange(pair, predicted: predicted, into: &change)
         }
@@ -124,7 +153,7 @@ struct JPEGAfters {
     /// (the encoder's samples, the DCTs, every pixel's move) runs on all cores, `bandsAtOnce` bands
     /// at a time; only the sums into `change` run on this thread, in band order, so the result does
     /// not depend on the cores.
-    private func addChange(_ pair: Pair, predicted: [SIMD3<Double>], into change: inout [SIMD3<Double>]) {
+    private func addChange(_ pair: Pair, predicted: [SIMD3<Double>], into change: inout Change) {
         let width = pair.width, height = pair.height
         let components = pair.coefficients.components
         let bandRows = 8 * (components.map(\.verticalStep).max() ?? 1)
@@ -133,9 +162,11 @@ struct JPEGAfters {
         // encoder's 8-bit input was.
         let predictedYCC = predicted.map { Self.ycc(($0 * 255).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))) }
         let entries = pair.entries, decoded = pair.decoded, weights = pair.weights
+        let everyPixel = change.countsEveryPixel
+        let full = Double(FlatnessWeights.full)
         for first in stride(from: 0, to: bands, by: Self.bandsAtOnce) {
             let count = min(Self.bandsAtOnce, bands - first)
-            let results = Locked([[SIMD3<Double>]](repeating: [], count: count))
+            let results = Locked([(weighted: [SIMD3<Double>], full: [SIMD3<Double>])](repeating: ([], []), count: count))
             ParallelLoop.run(iterations: count) { index in
                 let top = (first + index) * bandRows
                 let rows = min(bandRows, height - top)
@@ -158,23 +189,32 @@ struct JPEGAfters {
                         for x in 0..<width { moves[y * width + x][channel] = correction[(y / sv) * perRow + x / sh] }
                     }
                 }
-                // Each pixel's weighted move from its decoded after to its target, RGB 0...1.
+                // Each pixel's weighted move from its decoded after to its target, RGB 0...1; and
+                // at full weight, its target less its weighted decoded after.
+                var fullMoves = [SIMD3<Double>](repeating: .zero, count: everyPixel ? moves.count : 0)
                 for i in moves.indices {
                     let pixel = top * width + i
                     guard entries[pixel] >= 0 else { continue }
                     let target = Self.rgb(ycc[i] + moves[i])
                     let after = SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
                                       Double(decoded[pixel * 3 + 2]))
-                    moves[i] = Double(weights[pixel]) / 255 * (target - after)
+                    let weight = Double(weights[pixel])
+                    moves[i] = weight / 255 * (target - after)
+                    if everyPixel { fullMoves[i] = (full * target - weight * after) / 255 }
                 }
-                results.withLock { $0[index] = moves }
+                results.withLock { $0[index] = (moves, fullMoves) }
             }
             let moves = results.withLock { $0 }
             for index in 0..<count {
                 let start = (first + index) * bandRows * width
-                for (i, move) in moves[index].enumerated() {
+                for (i, move) in moves[index].weighted.enumerated() {
                     let entry = Int(entries[start + i])
-                    if entry >= 0 { change[entry] += move }
+                    guard entry >= 0 else { continue }
+                    change.weighted[entry] += move
+                    if everyPixel {
+                        change.full[entry] += moves[index].full[i]
+                        change.fullWeight[entry] += Int(FlatnessWeights.full) - Int(weights[start + i])
+                    }
                 }
             }
         }
