@@ -154,7 +154,7 @@ public final class LookLearner {
             // Fitted to every colour only when the choice changes: the same form refitted is the
             // same model.
             let better = sample.choice(candidates, floor: floor)
-            if better.changesSaturation != model.changesSaturation {
+            if better.form != model.form {
                 model = sample.fitted(better, to: colors, totalWeight: tally.totalWeight)
                 if rounds == 1 {
                     solution = solve(colors, size: size, smoothness: used, prior: model, start: solution.values)
@@ -181,8 +181,7 @@ public final class LookLearner {
                 colors[index].after = measured[index].after + change.weighted[index] / measured[index].weight
             }
             if prior == .globalModel {
-                model = GlobalModel.closest(colors: colors, totalWeight: tally.totalWeight,
-                                            changingSaturation: model.changesSaturation)
+                model = GlobalModel.closest(colors: colors, totalWeight: tally.totalWeight, form: model.form)
             }
             let (fitted, totalWeight) = change.countsEveryPixel ? countingEveryPixel(measured, change)
                 : (colors, tally.totalWeight)
@@ -192,6 +191,7 @@ public final class LookLearner {
         }
         lastCurveSpace = model.space
         lastModelChangesSaturation = model.changesSaturation
+        lastModelFollowsLuminance = model.followsLuminance
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -259,6 +259,8 @@ public final class LookLearner {
     public private(set) var lastCurveSpace = CurveSpace.sRGB
     /// Whether the last fit's global model changes HSV saturation (`GlobalModel`).
     public private(set) var lastModelChangesSaturation = false
+    /// Whether the last fit's global model maps each colour by its luminance alone (`GlobalModel`).
+    public private(set) var lastModelFollowsLuminance = false
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
     /// looks like more than a colour map.
@@ -276,6 +278,7 @@ public final class LookLearner {
         report.finalSmoothness = lastFinalSmoothness
         report.curveSpace = lastCurveSpace
         report.changesSaturation = lastModelChangesSaturation
+        report.followsLuminance = lastModelFollowsLuminance
         return report
     }
 

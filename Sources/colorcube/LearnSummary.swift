@@ -22,7 +22,10 @@ enum LearnSummary {
             Diagnostics.note("the pairs agree within \(Diagnostics.decimal(report.pairDisagreement, places: 2)) in L* "
                 + "on the colours they share")
         }
-        if report.curveSpace != .sRGB {
+        if report.followsLuminance {
+            Diagnostics.note("the edit maps each colour by its luminance alone (black and white, sepia or other "
+                + "toning): colours the pairs do not show follow it")
+        } else if report.curveSpace != .sRGB {
             Diagnostics.note("the edit follows curves in \(report.curveSpace.name) more closely than in sRGB "
                 + "(as RawTherapee and Lightroom apply them): colours the pairs do not show follow them there")
         }

@@ -67,6 +67,32 @@ struct GlobalModelTests {
         #expect(plain > 3 * found, "without the saturation curve: worst \(plain * 255) codes against \(found * 255)")
     }
 
+    @Test func aToningByLuminanceIsFoundAndReachesUnseenHues() throws {
+        // Toned black and white as G'MIC's sepia makes it: grey by the colour's D50 luminance,
+        // then a warm gradient of that grey.
+        func toned(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            let linear = SIMD3(CurveSpace.srgbToLinear(color.x), CurveSpace.srgbToLinear(color.y),
+                               CurveSpace.srgbToLinear(color.z))
+            let t = CurveSpace.linearToSRGB((GlobalModel.LuminanceWeights.d50.weights * linear).sum())
+            return SIMD3(0.04 + 0.94 * pow(t, 0.85), 0.02 + 0.93 * t, 0.9 * pow(t, 1.25))
+        }
+        let browns = Browns(seed: 1125, edit: toned)
+        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
+        #expect(model.form == .luminance(.d50))
+        let found = browns.worst(model)
+        let plain = browns.worst(GlobalModel(colors: browns.seen, totalWeight: browns.total))
+        #expect(found < 2.0 / 255, "worst \(found * 255) codes")
+        #expect(plain > 3 * found, "as curves of r, g and b: worst \(plain * 255) codes against \(found * 255)")
+    }
+
+    @Test func aChannelMixerBlackAndWhiteStaysCurves() {
+        // Black and white through an orange filter, a weighted sum of the codes: a sum of curves.
+        let browns = Browns(seed: 1126) { color in SIMD3(repeating: 0.55 * color.x + 0.35 * color.y + 0.1 * color.z) }
+        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
+        #expect(!model.followsLuminance)
+        #expect(browns.worst(model) < 1.0 / 255, "worst \(browns.worst(model) * 255) codes")
+    }
+
     /// Pairs that show only browns and oranges (red >= green >= blue), dark to light, mapped by
     /// `edit`, and blues and greens they never show.
     private struct Browns {

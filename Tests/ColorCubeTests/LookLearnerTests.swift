@@ -209,32 +209,43 @@ enum LearnBench {
         func cool(_ color: SIMD3<Double>) -> SIMD3<Double> {
             SIMD3(0.9 * color.x + 0.05 * color.y, color.y, 0.06 + 0.94 * color.z)
         }
-        let photos = try LearnBench.photos()
-        let training = photos.filter { $0.name.hasPrefix("astronaut") || $0.name.hasPrefix("chelsea") }
-        let rocket = try #require(photos.first { $0.name.hasPrefix("rocket") }).image
-        #expect(training.count == 2)
-        func learn(_ edit: (SIMD3<Double>) -> SIMD3<Double>, jpeg: Bool) throws -> (LearnReport, Double) {
-            let learner = LookLearner()
-            for photo in training {
-                let after = LearnBench.mapped(photo.image, edit)
-                try learner.add(before: LearnBench.buffer(photo.image),
-                                after: LearnBench.buffer(jpeg ? try LearnBench.jpeg(after, quality: 90) : after))
-            }
-            let cube = try learner.fit(size: 33)
-            let error = LearnBench.summary(LearnBench.differences(LearnBench.apply(cube, to: rocket),
-                                                                  LearnBench.mapped(rocket, edit))).mean
-            return (learner.report(for: cube), error)
-        }
+        let learn = try RocketBench()
         for jpeg in [false, true] {
-            let (report, error) = try learn(faded, jpeg: jpeg)
+            let (report, error) = try learn.look(faded, jpeg: jpeg)
             print("faded, \(jpeg ? "JPEG" : "PNG") afters: saturation \(report.changesSaturation), rocket \(error)")
             #expect(report.changesSaturation)
             #expect(error < (jpeg ? 0.8 : 0.4))
         }
-        let (report, error) = try learn(cool, jpeg: true)
+        let (report, error) = try learn.look(cool, jpeg: true)
         print("cool, JPEG afters: saturation \(report.changesSaturation), rocket \(error)")
         #expect(!report.changesSaturation)
         #expect(error < 0.5)
+    }
+
+    /// Toned black and white (grey by luminance, then a warm gradient, as G'MIC's sepia) is learned
+    /// as a function of luminance from two photos, with lossless and with JPEG afters, and carries
+    /// over to the rocket photo's blue dusk; a warm grade of curves is not taken for one.
+    @Test func aToningByLuminanceIsLearnedAsOne() throws {
+        func toned(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            let y = 0.2224884 * linear(color.x) + 0.7169037 * linear(color.y) + 0.0606079 * linear(color.z)
+            let t = y <= 0.0031308 ? 12.92 * y : 1.055 * pow(y, 1 / 2.4) - 0.055
+            return SIMD3(0.04 + 0.94 * pow(t, 0.85), 0.02 + 0.93 * t, 0.9 * pow(t, 1.25))
+        }
+        func warm(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            SIMD3(pow(color.x, 0.85), color.y, pow(color.z, 1.15))
+        }
+        let learn = try RocketBench()
+        for jpeg in [false, true] {
+            let (report, error) = try learn.look(toned, jpeg: jpeg)
+            print("toned, \(jpeg ? "JPEG" : "PNG") afters: luminance \(report.followsLuminance), rocket \(error)")
+            #expect(report.followsLuminance)
+            #expect(error < (jpeg ? 0.8 : 0.4))
+        }
+        for jpeg in [false, true] {
+            let (report, error) = try learn.look(warm, jpeg: jpeg)
+            print("warm, \(jpeg ? "JPEG" : "PNG") afters: luminance \(report.followsLuminance), rocket \(error)")
+            #expect(!report.followsLuminance)
+        }
     }
 
     /// The defaults against their neighbours, on held-out photos with every sample look: the
@@ -486,4 +497,38 @@ enum LearnBench {
         let white = CIEDE2000.lab(sRGB: SIMD3(1, 1, 1))
         #expect(abs(white.x - 100) < 1e-3 && abs(white.y) < 1e-3 && abs(white.z) < 1e-3)
     }
+}
+
+/// Looks learned from the astronaut and chelsea photos, judged on the rocket photo's blue dusk,
+/// which neither shows.
+private struct RocketBench {
+    let training: [(name: String, image: RasterImage)]
+    let rocket: RasterImage
+
+    init() throws {
+        let photos = try LearnBench.photos()
+        training = photos.filter { $0.name.hasPrefix("astronaut") || $0.name.hasPrefix("chelsea") }
+        rocket = try #require(photos.first { $0.name.hasPrefix("rocket") }).image
+        #expect(training.count == 2)
+    }
+
+    /// The report of `edit` learned from lossless (or JPEG q90) afters, and its mean CIEDE2000
+    /// on the rocket photo.
+    func look(_ edit: (SIMD3<Double>) -> SIMD3<Double>, jpeg: Bool) throws -> (LearnReport, Double) {
+        let learner = LookLearner()
+        for photo in training {
+            let after = LearnBench.mapped(photo.image, edit)
+            try learner.add(before: LearnBench.buffer(photo.image),
+                            after: LearnBench.buffer(jpeg ? try LearnBench.jpeg(after, quality: 90) : after))
+        }
+        let cube = try learner.fit(size: 33)
+        let error = LearnBench.summary(LearnBench.differences(LearnBench.apply(cube, to: rocket),
+                                                              LearnBench.mapped(rocket, edit))).mean
+        return (learner.report(for: cube), error)
+    }
+}
+
+/// sRGB's transfer function, code (0...1) to linear light.
+private func linear(_ code: Double) -> Double {
+    code <= 0.04045 ? code / 12.92 : pow((code + 0.055) / 1.055, 2.4)
 }

@@ -35,29 +35,71 @@ import ColorCubeCore
 /// is each colour's own largest channel), and it is what G'MIC's and RawTherapee's saturation
 /// sliders do; so a look made with one follows it on hues the photos do not show. The fit is then
 /// one coupled system for the three channels' curves and h.
+///
+/// Or a model may map each colour by its luminance alone, one curve per output channel:
+///
+///     G_k(x) = l_k(t(x)),  t = the sRGB transfer of the colour's relative luminance Y
+///
+/// with l_k piecewise linear on `luminanceKnots` knots over t. That is black and white by
+/// luminance, sepia and any other toning of a grey image (G'MIC's sepia, darktable's monochrome):
+/// no sum of curves of r, g and b holds a curve of their weighted linear sum. Y is weighted as
+/// sRGB's D65 luminance or as the D50 luminance of ICC workflows (`LuminanceWeights`); both are
+/// tried, the closer kept.
 struct GlobalModel {
     static let knots = 17
     static let curvature = 1e-5
     static let ridge = 1e-7
 
-    /// Curve values, [output channel][input channel * knots + knot].
+    /// What the model is made of (see the type's documentation).
+    enum Form: Equatable, Sendable {
+        /// A sum of curves of each input channel per output channel, in the model's space.
+        case curves
+        /// The curves and the saturation curve h.
+        case saturation
+        /// One curve of the colour's luminance per output channel (the space is not used).
+        case luminance(LuminanceWeights)
+    }
+
+    /// The weights of linear sRGB in a colour's relative luminance.
+    enum LuminanceWeights: CaseIterable, Sendable {
+        /// sRGB's own (D65 white, ITU-R BT.709 primaries): ImageMagick, libvips.
+        case d65
+        /// Adapted to D50 (Bradford), the white of ICC profile connection: G'MIC, RawTherapee,
+        /// darktable.
+        case d50
+
+        var weights: SIMD3<Double> {
+            switch self {
+            case .d65: SIMD3(0.2126729, 0.7151522, 0.0721750)
+            case .d50: SIMD3(0.2224884, 0.7169037, 0.0606079)
+            }
+        }
+    }
+
+    /// Curve values, [output channel][input channel * knots + knot]; for the luminance form
+    /// [output channel][knot].
     private let values: [[Double]]
     /// The space the curves act in.
     let space: CurveSpace
     /// The saturation curve h, [knot]; empty for a model without it.
     private let saturation: [Double]
+    /// What the model is made of.
+    let form: Form
     /// Whether the model changes HSV saturation (see the type's documentation).
-    var changesSaturation: Bool { !saturation.isEmpty }
+    var changesSaturation: Bool { form == .saturation }
+    /// Whether the model maps each colour by its luminance alone (see the type's documentation).
+    var followsLuminance: Bool { if case .luminance = form { true } else { false } }
 
     /// The identity: f_kk(x) = x, the other curves 0.
     static let identity = GlobalModel(values: (0..<3).map { k in
         (0..<(3 * knots)).map { index in index / knots == k ? Double(index % knots) / Double(knots - 1) : 0 }
-    }, space: .sRGB, saturation: [])
+    }, space: .sRGB, saturation: [], form: .curves)
 
-    private init(values: [[Double]], space: CurveSpace, saturation: [Double]) {
+    private init(values: [[Double]], space: CurveSpace, saturation: [Double], form: Form) {
         self.values = values
         self.space = space
         self.saturation = saturation
+        self.form = form
     }
 
     /// The model fitted in the `CurveSpace` where it lies closest to the colours' afters, with the
@@ -67,11 +109,14 @@ struct GlobalModel {
         return sample.chosen(sample.candidates(), floor: 0, fittedTo: colors, totalWeight: totalWeight)
     }
 
-    /// The model with or without the saturation curve, in the `CurveSpace` where it lies closest
-    /// to the colours' afters, fitted to them.
-    static func closest(colors: [FitColor], totalWeight: UInt64, changingSaturation: Bool) -> GlobalModel {
+    /// The model of `form` fitted to the colours' afters; curves in the `CurveSpace` where they
+    /// lie closest to them.
+    static func closest(colors: [FitColor], totalWeight: UInt64, form: Form) -> GlobalModel {
+        if case .luminance(let weights) = form {
+            return GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+        }
         let sample = Sample(colors: colors, totalWeight: totalWeight)
-        return sample.fitted(sample.closest(changingSaturation: changingSaturation).model, to: colors,
+        return sample.fitted(sample.closest(changingSaturation: form == .saturation).model, to: colors,
                              totalWeight: totalWeight)
     }
 
@@ -123,14 +168,23 @@ struct GlobalModel {
             return (model, model.squaredError(over: colors) / Double(totalWeight))
         }
 
-        /// A plain model and one with the saturation curve, each with its mean squared error.
-        typealias Candidates = (plain: (model: GlobalModel, error: Double), saturating: (model: GlobalModel, error: Double))
+        /// A plain model, one with the saturation curve and one of luminance, each with its mean
+        /// squared error.
+        typealias Candidates = (plain: (model: GlobalModel, error: Double), saturating: (model: GlobalModel, error: Double),
+                                luminance: (model: GlobalModel, error: Double))
 
-        /// The closest model without the saturation curve (`closest`), and the model with it in
-        /// the same space: the space is chosen on the curves, then whether saturation changes.
+        /// The closest model without the saturation curve (`closest`), the model with it in the
+        /// same space (the space is chosen on the curves, then whether saturation changes), and the
+        /// closer of the luminance models.
         func candidates() -> Candidates {
             let plain = closest(changingSaturation: false)
-            return (plain, fitted(space: plain.model.space, changingSaturation: true))
+            var luminance: (model: GlobalModel, error: Double)?
+            for weights in LuminanceWeights.allCases {
+                let model = GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+                let error = model.squaredError(over: colors) / Double(totalWeight)
+                if luminance == nil || error < luminance!.error { luminance = (model, error) }
+            }
+            return (plain, fitted(space: plain.model.space, changingSaturation: true), luminance!)
         }
 
         /// Of `candidates`, the model with h when it saves enough above `floor` (`savesEnough`),
@@ -146,10 +200,12 @@ struct GlobalModel {
         }
 
         /// Of `candidates`, the model with h when it saves enough above `floor`, else the plain
-        /// one, as fitted to the sample.
+        /// one; and the luminance model instead when it saves enough against that. As fitted to
+        /// the sample.
         func choice(_ candidates: Candidates, floor: Double) -> GlobalModel {
-            let (plain, saturating) = candidates
-            return savesEnough(saturating.error, against: plain.error, floor: floor) ? saturating.model : plain.model
+            let (plain, saturating, luminance) = candidates
+            let curves = savesEnough(saturating.error, against: plain.error, floor: floor) ? saturating : plain
+            return savesEnough(luminance.error, against: curves.error, floor: floor) ? luminance.model : curves.model
         }
 
         /// The weighted mean squared distance in sRGB between `value` and the afters.
@@ -163,9 +219,12 @@ struct GlobalModel {
         }
     }
 
-    /// The same form (space, saturation curve or not) fitted to `colors`.
+    /// The same form (and space) fitted to `colors`.
     func fitted(to colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
-        GlobalModel(colors: colors, totalWeight: totalWeight, space: space, changingSaturation: changesSaturation)
+        if case .luminance(let weights) = form {
+            return GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+        }
+        return GlobalModel(colors: colors, totalWeight: totalWeight, space: space, changingSaturation: changesSaturation)
     }
 
     /// The share of the plain model's error (above the floor) that a model with the saturation
@@ -203,6 +262,7 @@ struct GlobalModel {
             for i in 0..<unknowns { rhs[channel][i] = rhs[channel][i] * perPixel + Self.ridge * identity[channel][i] }
         }
         self.space = space
+        form = changingSaturation ? .saturation : .curves
         guard changingSaturation else {
             let packed = (0..<unknowns).map { SIMD4(rhs[0][$0], rhs[1][$0], rhs[2][$0], 0) }
             let solution = DenseCholesky(matrix: matrix, count: unknowns).solve(packed)
@@ -247,6 +307,56 @@ struct GlobalModel {
         let solution = DenseCholesky(matrix: full, count: count).solve(vector)
         values = (0..<3).map { channel in (0..<unknowns).map { solution[channel * unknowns + $0].x } }
         saturation = (0..<sk).map { solution[h + $0].x }
+    }
+
+    /// The luminance model (see the type's documentation) fitted to `colors`: the same energy as
+    /// the curves' (curvature, and a ridge towards grey, l_k(t) = t), over one curve per channel.
+    init(colors: [FitColor], totalWeight: UInt64, luminance weights: LuminanceWeights) {
+        let k = Self.luminanceKnots
+        var matrix = [Double](repeating: 0, count: k * k)
+        var rhs = [SIMD4<Double>](repeating: .zero, count: k)
+        for color in colors {
+            let (knot, fraction) = Self.luminanceKnot(color.before, weights: weights)
+            let n = color.weight, hat = SIMD2(1 - fraction, fraction)
+            let after = SIMD4(color.after, 0)
+            for i in 0..<2 {
+                rhs[knot + i] += n * hat[i] * after
+                for j in 0..<2 { matrix[(knot + i) * k + knot + j] += n * hat[i] * hat[j] }
+            }
+        }
+        let perPixel = 1 / Double(max(totalWeight, 1))
+        for i in matrix.indices { matrix[i] *= perPixel }
+        Self.addSecondDifferences(to: &matrix, stride: k, curves: 1, knots: k, offset: 0, weight: Self.luminanceCurvature)
+        for i in 0..<k {
+            matrix[i * k + i] += Self.ridge
+            rhs[i] = rhs[i] * perPixel + SIMD4(repeating: Self.ridge * Double(i) / Double(k - 1))
+        }
+        let solution = DenseCholesky(matrix: matrix, count: k).solve(rhs)
+        values = (0..<3).map { channel in solution.map { $0[channel] } }
+        space = .sRGB
+        saturation = []
+        form = .luminance(weights)
+    }
+
+    /// Knots of the luminance model's curves (finer than the curves': they carry the whole edit).
+    static let luminanceKnots = 33
+    /// Weight of the luminance curves' squared second derivative: a hundredth of the curves',
+    /// as one curve carries the whole tone of the edit (a sepia's dark browns bend sharply) and
+    /// every photo covers its range.
+    static let luminanceCurvature = 1e-7
+
+    /// The luminance curves' knot below a colour's t (see the type's documentation) and the
+    /// fraction of the way to the next.
+    @inline(__always)
+    private static func luminanceKnot(_ color: SIMD3<Double>, weights: LuminanceWeights) -> (Int, Double) {
+        let linear = SIMD3(CurveSpace.srgbToLinear(color.x), CurveSpace.srgbToLinear(color.y),
+                           CurveSpace.srgbToLinear(color.z))
+        var t = CurveSpace.linearToSRGB((weights.weights * linear).sum())
+        if !(t > 0) { t = 0 }
+        if t > 1 { t = 1 }
+        let position = t * Double(luminanceKnots - 1)
+        let lower = min(Int(position), luminanceKnots - 2)
+        return (lower, position - Double(lower))
     }
 
     /// Knots of the saturation curve h over HSV saturation 0...1.
@@ -387,7 +497,13 @@ struct GlobalModel {
     /// The model's colour for `color` (alpha lane 0), in sRGB codes. Called once per tally colour,
     /// so it allocates nothing.
     func callAsFunction(_ color: SIMD3<Double>) -> SIMD4<Double> {
-        SIMD4(space.decode(curves(space.encode(color))), 0)
+        if case .luminance(let weights) = form {
+            let (knot, fraction) = Self.luminanceKnot(color, weights: weights)
+            let lower = SIMD4(values[0][knot], values[1][knot], values[2][knot], 0)
+            let upper = SIMD4(values[0][knot + 1], values[1][knot + 1], values[2][knot + 1], 0)
+            return (1 - fraction) * lower + fraction * upper
+        }
+        return SIMD4(space.decode(curves(space.encode(color))), 0)
     }
 
     /// The curves' sum at `color`, in the model's space.

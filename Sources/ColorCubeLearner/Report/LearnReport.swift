@@ -44,6 +44,9 @@ public struct LearnReport: Sendable, Equatable {
     /// Whether that model changes saturation as an HSV saturation slider does, which colours the
     /// pairs do not show follow too (`GlobalModel`).
     public var changesSaturation = false
+    /// Whether that model maps each colour by its luminance alone (black and white, sepia or
+    /// other toning of a grey image), which colours the pairs do not show follow too (`GlobalModel`).
+    public var followsLuminance = false
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
@@ -52,6 +55,6 @@ public struct LearnReport: Sendable, Equatable {
             && a.regionVariationPair == b.regionVariationPair && a.pairDisagreement == b.pairDisagreement && a.fineDetail == b.fineDetail
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
             && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness && a.curveSpace == b.curveSpace
-            && a.changesSaturation == b.changesSaturation
+            && a.changesSaturation == b.changesSaturation && a.followsLuminance == b.followsLuminance
     }
 }
