@@ -153,7 +153,13 @@ public final class LookLearner {
             let floor = sample.residual { [solution] in solution.value(at: $0) }
             // Fitted to every colour only when the choice changes: the same form refitted is the
             // same model.
-            let better = sample.choice(candidates, floor: floor)
+            var better = sample.choice(candidates, floor: floor)
+            // The hue-keeping tone curve fits the pairs worse than the curves by its nature; it is
+            // chosen when it predicts each pair from the others better (two pairs or more).
+            if samples.count >= 2 {
+                let keepingHue = GlobalModel(keepingHue: sample.colors)
+                if predictsPairsBetter(keepingHue, than: better) { better = keepingHue }
+            }
             if better.form != model.form {
                 model = sample.fitted(better, to: colors, totalWeight: tally.totalWeight)
                 if rounds == 1 {
@@ -192,6 +198,8 @@ public final class LookLearner {
         lastCurveSpace = model.space
         lastModelChangesSaturation = model.changesSaturation
         lastModelFollowsLuminance = model.followsLuminance
+        lastModelKeepsHue = model.form == .hueKeeping
+        lastModelSaturationFactor = model.form == .hueKeeping ? model.saturationFactor : 1
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -221,6 +229,25 @@ public final class LookLearner {
             colors[index].weight = weight
         }
         return (colors, UInt64(Int(tally.totalWeight) + added))
+    }
+
+    /// Whether `candidate`'s form, fitted to all pairs but one, predicts that one's pixels better
+    /// than `model`'s form does, summed over the pairs (each pair's `PairSamples`; with JPEG
+    /// afters their decoded pixels, whose noise both forms meet alike). This judges what a model
+    /// is for, the colours the pairs do not show, where its fit to them cannot: a richer model
+    /// always fits the pairs better. Needs two pairs or more.
+    private func predictsPairsBetter(_ candidate: GlobalModel, than model: GlobalModel) -> Bool {
+        let pairs = samples.map { pair in
+            pair.samples.map { FitColor(weight: 1, before: SIMD3<Double>($0.before), after: SIMD3<Double>($0.after)) }
+        }
+        func predictionError(_ form: GlobalModel) -> Double {
+            pairs.indices.reduce(0) { sum, held in
+                let others = pairs.indices.filter { $0 != held }.flatMap { pairs[$0] }
+                let fitted = form.fitted(to: others, totalWeight: UInt64(others.count))
+                return sum + fitted.squaredError(over: pairs[held]) / Double(max(pairs[held].count, 1))
+            }
+        }
+        return predictionError(candidate) < predictionError(model)
     }
 
     /// One solve of the lattice, its iterations counted in `lastIterations`.
@@ -261,6 +288,10 @@ public final class LookLearner {
     public private(set) var lastModelChangesSaturation = false
     /// Whether the last fit's global model maps each colour by its luminance alone (`GlobalModel`).
     public private(set) var lastModelFollowsLuminance = false
+    /// Whether the last fit's global model is a hue-keeping tone curve (`GlobalModel`), and its
+    /// saturation factor.
+    public private(set) var lastModelKeepsHue = false
+    public private(set) var lastModelSaturationFactor = 1.0
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
     /// looks like more than a colour map.
@@ -279,6 +310,8 @@ public final class LookLearner {
         report.curveSpace = lastCurveSpace
         report.changesSaturation = lastModelChangesSaturation
         report.followsLuminance = lastModelFollowsLuminance
+        report.keepsHue = lastModelKeepsHue
+        report.saturationFactor = lastModelSaturationFactor
         return report
     }
 

@@ -25,6 +25,10 @@ enum LearnSummary {
         if report.followsLuminance {
             Diagnostics.note("the edit maps each colour by its luminance alone (black and white, sepia or other "
                 + "toning): colours the pairs do not show follow it")
+        } else if report.keepsHue {
+            Diagnostics.note("the edit follows a tone curve that keeps hue in ProPhoto RGB (the film-like curve of "
+                + "Lightroom and RawTherapee), saturation x\(Diagnostics.decimal(report.saturationFactor, places: 2)): "
+                + "colours the pairs do not show follow it")
         } else if report.curveSpace != .sRGB {
             Diagnostics.note("the edit follows curves in \(report.curveSpace.name) more closely than in sRGB "
                 + "(as RawTherapee and Lightroom apply them): colours the pairs do not show follow them there")

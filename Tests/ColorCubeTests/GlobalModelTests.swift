@@ -93,6 +93,35 @@ struct GlobalModelTests {
         #expect(browns.worst(model) < 1.0 / 255, "worst \(browns.worst(model) * 255) codes")
     }
 
+    @Test func aHueKeepingToneCurveReachesUnseenHues() throws {
+        // A film-like S curve as RawTherapee and Lightroom apply it, then a little more saturation.
+        let browns = Browns(seed: 1127, edit: filmLike)
+        let model = GlobalModel(keepingHue: browns.seen)
+        #expect(model.form == .hueKeeping)
+        #expect(abs(model.saturationFactor - 1.1) < 0.01, "factor \(model.saturationFactor)")
+        let found = browns.worst(model)
+        let curves = browns.worst(GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total))
+        // Within 12 codes (the curve is steep near black, where the blues' smallest channel
+        // lies), against about 90 as curves.
+        #expect(found < 12.0 / 255, "worst \(found * 255) codes")
+        #expect(curves > 5 * found, "as curves: worst \(curves * 255) codes against \(found * 255)")
+    }
+
+    /// The film-like curve is learned from two photos, chosen because it predicts each from the
+    /// other better than the curves do (they fit the pairs better), and carries over to the
+    /// rocket photo's blue dusk, which neither shows; a warm grade of curves keeps the curves.
+    @Test func aHueKeepingToneCurveIsChosenByPredictingEachPair() throws {
+        let learn = try RocketBench()
+        for jpeg in [false, true] {
+            let (report, error) = try learn.look(filmLike, jpeg: jpeg)
+            print("film-like, \(jpeg ? "JPEG" : "PNG") afters: keeps hue \(report.keepsHue), rocket \(error)")
+            #expect(report.keepsHue)
+            #expect(error < (jpeg ? 1.6 : 0.4))
+        }
+        let (report, _) = try learn.look({ SIMD3(pow($0.x, 0.85), $0.y, pow($0.z, 1.15)) }, jpeg: false)
+        #expect(!report.keepsHue)
+    }
+
     /// Pairs that show only browns and oranges (red >= green >= blue), dark to light, mapped by
     /// `edit`, and blues and greens they never show.
     private struct Browns {
@@ -124,6 +153,24 @@ struct GlobalModelTests {
             }.max() ?? 0
         }
     }
+}
+
+/// A film-like S curve in ProPhoto RGB that keeps hue (the largest and smallest channel through
+/// the curve, the middle one at its place between them in linear light), then HSV saturation
+/// up by a tenth, clipped to sRGB.
+private func filmLike(_ color: SIMD3<Double>) -> SIMD3<Double> {
+    func curve(_ x: Double) -> Double { x < 0.5 ? 2 * x * x * 0.9 + 0.1 * x : 1 - 2 * (1 - x) * (1 - x) * 0.9 - 0.1 * (1 - x) }
+    let coded = CurveSpace.proPhoto.encode(color)
+    let high = coded.max(), low = coded.min()
+    let linearHigh = CurveSpace.rommToLinear(high), linearLow = CurveSpace.rommToLinear(low)
+    let outHigh = CurveSpace.rommToLinear(curve(high)), outLow = CurveSpace.rommToLinear(curve(low))
+    var result = SIMD3<Double>.zero
+    for channel in 0..<3 {
+        let place = linearHigh > linearLow ? (CurveSpace.rommToLinear(coded[channel]) - linearLow) / (linearHigh - linearLow) : 1
+        result[channel] = CurveSpace.linearToROMM(outLow + place * (outHigh - outLow))
+    }
+    let largest = SIMD3(repeating: result.max())
+    return CurveSpace.proPhoto.decode(largest + 1.1 * (result - largest)).clamped(lowerBound: .zero, upperBound: .one)
 }
 
 /// The largest magnitude among the three lanes.

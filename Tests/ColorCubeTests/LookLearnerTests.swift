@@ -501,7 +501,7 @@ enum LearnBench {
 
 /// Looks learned from the astronaut and chelsea photos, judged on the rocket photo's blue dusk,
 /// which neither shows.
-private struct RocketBench {
+struct RocketBench {
     let training: [(name: String, image: RasterImage)]
     let rocket: RasterImage
 

@@ -81,8 +81,8 @@ public enum CurveSpace: CaseIterable, Sendable {
     // colour, hundreds of thousands of colours per fit) and exact outside it, odd around 0.
     static let srgbToLinear = TransferTable { x in x <= 0.04045 ? x / 12.92 : pow((x + 0.055) / 1.055, 2.4) }
     static let linearToSRGB = TransferTable { y in y <= 0.0031308 ? y * 12.92 : 1.055 * pow(y, 1 / 2.4) - 0.055 }
-    private static let rommToLinear = TransferTable { x in x < 16.0 / 512 ? x / 16 : pow(x, 1.8) }
-    private static let linearToROMM = TransferTable { y in y < 1.0 / 512 ? y * 16 : pow(y, 1 / 1.8) }
+    static let rommToLinear = TransferTable { x in x < 16.0 / 512 ? x / 16 : pow(x, 1.8) }
+    static let linearToROMM = TransferTable { y in y < 1.0 / 512 ? y * 16 : pow(y, 1 / 1.8) }
 }
 
 /// A transfer function sampled at 4096 even steps over 0...1 and read with linear interpolation

@@ -40,11 +40,20 @@ import ColorCubeCore
 ///
 ///     G_k(x) = l_k(t(x)),  t = the sRGB transfer of the colour's relative luminance Y
 ///
-/// with l_k piecewise linear on `luminanceKnots` knots over t. That is black and white by
+/// with l_k piecewise linear on `toneKnots` knots over t. That is black and white by
 /// luminance, sepia and any other toning of a grey image (G'MIC's sepia, darktable's monochrome):
 /// no sum of curves of r, g and b holds a curve of their weighted linear sum. Y is weighted as
 /// sRGB's D65 luminance or as the D50 luminance of ICC workflows (`LuminanceWeights`); both are
 /// tried, the closer kept.
+///
+/// Or a tone curve that keeps hue, as Adobe's and RawTherapee's film-like curves apply it, then a
+/// change of saturation: in ProPhoto RGB, one curve c moves the largest and the smallest channel,
+/// the middle one keeps its place between them in linear light, and the result moves away from
+/// (or towards) its largest channel by a factor 1 + a, HSV style. A curve per channel changes a
+/// colour's hue and saturation in ways that depend on how far apart its channels are; this one
+/// does not, so from browns it carries over to blues. It fits the pairs worse than the curves
+/// (it has 34 unknowns against 153), so it is chosen by how well it predicts each pair from the
+/// others (`LookLearner`), not by its fit.
 struct GlobalModel {
     static let knots = 17
     static let curvature = 1e-5
@@ -58,6 +67,8 @@ struct GlobalModel {
         case saturation
         /// One curve of the colour's luminance per output channel (the space is not used).
         case luminance(LuminanceWeights)
+        /// A hue-keeping tone curve and a saturation factor, in ProPhoto RGB.
+        case hueKeeping
     }
 
     /// The weights of linear sRGB in a colour's relative luminance.
@@ -77,16 +88,19 @@ struct GlobalModel {
     }
 
     /// Curve values, [output channel][input channel * knots + knot]; for the luminance form
-    /// [output channel][knot].
+    /// [output channel][knot]; for the hue-keeping form the one curve, [0][knot].
     private let values: [[Double]]
     /// The space the curves act in.
     let space: CurveSpace
-    /// The saturation curve h, [knot]; empty for a model without it.
+    /// The saturation curve h, [knot]; empty for a model without it; the hue-keeping form's
+    /// factor a, [a].
     private let saturation: [Double]
     /// What the model is made of.
     let form: Form
     /// Whether the model changes HSV saturation (see the type's documentation).
     var changesSaturation: Bool { form == .saturation }
+    /// The hue-keeping form's saturation factor 1 + a.
+    var saturationFactor: Double { form == .hueKeeping ? 1 + saturation[0] : 1 }
     /// Whether the model maps each colour by its luminance alone (see the type's documentation).
     var followsLuminance: Bool { if case .luminance = form { true } else { false } }
 
@@ -112,8 +126,10 @@ struct GlobalModel {
     /// The model of `form` fitted to the colours' afters; curves in the `CurveSpace` where they
     /// lie closest to them.
     static func closest(colors: [FitColor], totalWeight: UInt64, form: Form) -> GlobalModel {
-        if case .luminance(let weights) = form {
-            return GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+        switch form {
+        case .luminance(let weights): return GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+        case .hueKeeping: return GlobalModel(keepingHue: colors)
+        case .curves, .saturation: break
         }
         let sample = Sample(colors: colors, totalWeight: totalWeight)
         return sample.fitted(sample.closest(changingSaturation: form == .saturation).model, to: colors,
@@ -221,8 +237,10 @@ struct GlobalModel {
 
     /// The same form (and space) fitted to `colors`.
     func fitted(to colors: [FitColor], totalWeight: UInt64) -> GlobalModel {
-        if case .luminance(let weights) = form {
-            return GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+        switch form {
+        case .luminance(let weights): return GlobalModel(colors: colors, totalWeight: totalWeight, luminance: weights)
+        case .hueKeeping: return GlobalModel(keepingHue: colors)
+        case .curves, .saturation: break
         }
         return GlobalModel(colors: colors, totalWeight: totalWeight, space: space, changingSaturation: changesSaturation)
     }
@@ -312,7 +330,7 @@ struct GlobalModel {
     /// The luminance model (see the type's documentation) fitted to `colors`: the same energy as
     /// the curves' (curvature, and a ridge towards grey, l_k(t) = t), over one curve per channel.
     init(colors: [FitColor], totalWeight: UInt64, luminance weights: LuminanceWeights) {
-        let k = Self.luminanceKnots
+        let k = Self.toneKnots
         var matrix = [Double](repeating: 0, count: k * k)
         var rhs = [SIMD4<Double>](repeating: .zero, count: k)
         for color in colors {
@@ -326,7 +344,7 @@ struct GlobalModel {
         }
         let perPixel = 1 / Double(max(totalWeight, 1))
         for i in matrix.indices { matrix[i] *= perPixel }
-        Self.addSecondDifferences(to: &matrix, stride: k, curves: 1, knots: k, offset: 0, weight: Self.luminanceCurvature)
+        Self.addSecondDifferences(to: &matrix, stride: k, curves: 1, knots: k, offset: 0, weight: Self.toneCurvature)
         for i in 0..<k {
             matrix[i * k + i] += Self.ridge
             rhs[i] = rhs[i] * perPixel + SIMD4(repeating: Self.ridge * Double(i) / Double(k - 1))
@@ -338,12 +356,122 @@ struct GlobalModel {
         form = .luminance(weights)
     }
 
-    /// Knots of the luminance model's curves (finer than the curves': they carry the whole edit).
-    static let luminanceKnots = 33
-    /// Weight of the luminance curves' squared second derivative: a hundredth of the curves',
-    /// as one curve carries the whole tone of the edit (a sepia's dark browns bend sharply) and
-    /// every photo covers its range.
-    static let luminanceCurvature = 1e-7
+    /// The hue-keeping model (see the type's documentation) fitted to `colors`, where the curve
+    /// acts: in ProPhoto RGB's coding, to the afters' largest and smallest channels (the middle
+    /// one follows from them). The change of saturation keeps the largest channel, c(high), and
+    /// puts the smallest at f c(low) + (1 - f) c(high), with f = 1 + a: linear in the curve for
+    /// a given f, so the curve and f are solved together by Gauss-Newton steps from the identity
+    /// (solving for one and then the other creeps: on photos of a few hues the curve's lower part
+    /// can mimic a change of saturation).
+    init(keepingHue colors: [FitColor]) {
+        let k = Self.toneKnots, count = k + 1
+        // Per colour: the knots below its largest and smallest channel (coded), the fractions
+        // beyond them, and the after's values of those channels.
+        struct Extremes { var weight: Double; var knots: SIMD2<Int>; var fractions: SIMD2<Double>; var after: SIMD2<Double> }
+        // Afters clipped to sRGB's gamut (a channel at 0 or 1) are left out: the model's own colour
+        // went beyond it, by an amount the after no longer tells.
+        let unclipped = colors.filter { $0.after.min() > Self.clipMargin && $0.after.max() < 1 - Self.clipMargin }
+        let extremes = unclipped.map { color -> Extremes in
+            let before = CurveSpace.proPhoto.encode(color.before), after = CurveSpace.proPhoto.encode(color.after)
+            let high = before.x >= before.y ? (before.x >= before.z ? 0 : 2) : (before.y >= before.z ? 1 : 2)
+            let low = before.x < before.y ? (before.x < before.z ? 0 : 2) : (before.y < before.z ? 1 : 2)
+            let (hk, hf) = Self.hat(before[high], knots: k), (lk, lf) = Self.hat(before[low], knots: k)
+            return Extremes(weight: color.weight, knots: SIMD2(hk, lk), fractions: SIMD2(hf, lf),
+                            after: SIMD2(after[high], after[low]))
+        }
+        let perPixel = 1 / max(unclipped.reduce(0) { $0 + $1.weight }, 1)
+        var curve = (0..<k).map { Double($0) / Double(k - 1) }
+        var factor = 1.0
+        for _ in 0..<Self.hueKeepingSteps {
+            // Unknowns: the curve's k values, then f. Each row is a few weights: c(high) = afterHigh,
+            // and the smallest channel's row linearised at the current curve and f.
+            var matrix = [Double](repeating: 0, count: count * count)
+            var rhs = [SIMD4<Double>](repeating: .zero, count: count)
+            func add(_ at: SIMD8<Int>, _ weights: SIMD8<Double>, terms: Int, target: Double, weight: Double) {
+                for a in 0..<terms {
+                    let wa = weight * weights[a]
+                    rhs[at[a]].x += wa * target
+                    for b in 0..<terms { matrix[at[a] * count + at[b]] += wa * weights[b] }
+                }
+            }
+            for e in extremes {
+                let (hk, lk) = (e.knots[0], e.knots[1]), (hf, lf) = (e.fractions[0], e.fractions[1])
+                let high = (1 - hf) * curve[hk] + hf * curve[hk + 1], low = (1 - lf) * curve[lk] + lf * curve[lk + 1]
+                add(SIMD8(hk, hk + 1, 0, 0, 0, 0, 0, 0), SIMD8(1 - hf, hf, 0, 0, 0, 0, 0, 0), terms: 2,
+                    target: e.after[0], weight: e.weight)
+                add(SIMD8(lk, lk + 1, hk, hk + 1, k, 0, 0, 0),
+                    SIMD8(factor * (1 - lf), factor * lf, (1 - factor) * (1 - hf), (1 - factor) * hf, low - high, 0, 0, 0),
+                    terms: 5, target: e.after[1] + factor * (low - high), weight: e.weight)
+            }
+            for i in matrix.indices { matrix[i] *= perPixel }
+            Self.addSecondDifferences(to: &matrix, stride: count, curves: 1, knots: k, offset: 0, weight: Self.toneCurvature)
+            for i in 0..<count {
+                matrix[i * count + i] += Self.ridge
+                rhs[i].x = rhs[i].x * perPixel + Self.ridge * (i < k ? Double(i) / Double(k - 1) : 1)
+            }
+            let solution = DenseCholesky(matrix: matrix, count: count).solve(rhs).map(\.x)
+            curve = Array(solution[0..<k])
+            factor = solution[k]
+        }
+        values = [curve]
+        space = .proPhoto
+        saturation = [factor - 1]
+        form = .hueKeeping
+    }
+
+    /// How near 0 or 1 an after's channel counts as clipped (half an 8-bit code).
+    static let clipMargin = 0.5 / 255
+
+    /// Gauss-Newton steps of the hue-keeping model's fit.
+    static let hueKeepingSteps = 6
+
+    /// The knot of a `knots`-knot curve over 0...1 below `value` (clamped) and the fraction of the
+    /// way to the next.
+    @inline(__always)
+    private static func hat(_ value: Double, knots: Int) -> (Int, Double) {
+        var clamped = value
+        if !(clamped > 0) { clamped = 0 }
+        if clamped > 1 { clamped = 1 }
+        let position = clamped * Double(knots - 1)
+        let lower = min(Int(position), knots - 2)
+        return (lower, position - Double(lower))
+    }
+
+    /// A piecewise linear curve's value at `value` (clamped to 0...1).
+    @inline(__always)
+    private static func curveValue(_ curve: [Double], at value: Double) -> Double {
+        let (knot, fraction) = hat(value, knots: curve.count)
+        return (1 - fraction) * curve[knot] + fraction * curve[knot + 1]
+    }
+
+    /// The hue-keeping model's colour for `color`, in sRGB codes 0...1.
+    private func keepingHue(_ color: SIMD3<Double>) -> SIMD3<Double> {
+        let coded = CurveSpace.proPhoto.encode(color)
+        let high = coded.max(), low = coded.min()
+        let curve = values[0]
+        let linearHigh = CurveSpace.rommToLinear(high), linearLow = CurveSpace.rommToLinear(low)
+        let outHigh = CurveSpace.rommToLinear(Self.curveValue(curve, at: high))
+        let outLow = CurveSpace.rommToLinear(Self.curveValue(curve, at: low))
+        var result = SIMD3<Double>.zero
+        for channel in 0..<3 {
+            let span = linearHigh - linearLow
+            let place = span > 0 ? (CurveSpace.rommToLinear(coded[channel]) - linearLow) / span : 1
+            result[channel] = CurveSpace.linearToROMM(outLow + place * (outHigh - outLow))
+        }
+        let largest = result.max()
+        result = SIMD3(repeating: largest) + (1 + saturation[0]) * (result - SIMD3(repeating: largest))
+        // Clipped to sRGB as the editor's output is: the curve and the saturation push saturated
+        // colours out of its gamut.
+        return CurveSpace.proPhoto.decode(result).clamped(lowerBound: .zero, upperBound: .one)
+    }
+
+    /// Knots of the luminance model's curves and of the hue-keeping curve (finer than the curves':
+    /// they carry the whole edit).
+    static let toneKnots = 33
+    /// Weight of those curves' squared second derivative: a hundredth of the curves', as one
+    /// curve carries the whole tone of the edit (a sepia's dark browns bend sharply) and every
+    /// photo covers its range.
+    static let toneCurvature = 1e-7
 
     /// The luminance curves' knot below a colour's t (see the type's documentation) and the
     /// fraction of the way to the next.
@@ -351,12 +479,7 @@ struct GlobalModel {
     private static func luminanceKnot(_ color: SIMD3<Double>, weights: LuminanceWeights) -> (Int, Double) {
         let linear = SIMD3(CurveSpace.srgbToLinear(color.x), CurveSpace.srgbToLinear(color.y),
                            CurveSpace.srgbToLinear(color.z))
-        var t = CurveSpace.linearToSRGB((weights.weights * linear).sum())
-        if !(t > 0) { t = 0 }
-        if t > 1 { t = 1 }
-        let position = t * Double(luminanceKnots - 1)
-        let lower = min(Int(position), luminanceKnots - 2)
-        return (lower, position - Double(lower))
+        return hat(CurveSpace.linearToSRGB((weights.weights * linear).sum()), knots: toneKnots)
     }
 
     /// Knots of the saturation curve h over HSV saturation 0...1.
@@ -497,6 +620,7 @@ struct GlobalModel {
     /// The model's colour for `color` (alpha lane 0), in sRGB codes. Called once per tally colour,
     /// so it allocates nothing.
     func callAsFunction(_ color: SIMD3<Double>) -> SIMD4<Double> {
+        if form == .hueKeeping { return SIMD4(keepingHue(color), 0) }
         if case .luminance(let weights) = form {
             let (knot, fraction) = Self.luminanceKnot(color, weights: weights)
             let lower = SIMD4(values[0][knot], values[1][knot], values[2][knot], 0)
@@ -537,14 +661,9 @@ struct GlobalModel {
         weight = SIMD8(1 - rf, rf, 1 - gf, gf, 1 - bf, bf, 0, 0)
     }
 
-    /// The knot below `value` (clamped to 0...1) and the fraction of the way to the next.
+    /// The curves' knot below `value` (clamped to 0...1) and the fraction of the way to the next.
     @inline(__always)
     private static func hat(_ value: Double) -> (Int, Double) {
-        var clamped = value
-        if !(clamped > 0) { clamped = 0 }
-        if clamped > 1 { clamped = 1 }
-        let position = clamped * Double(knots - 1)
-        let lower = min(Int(position), knots - 2)
-        return (lower, position - Double(lower))
+        hat(value, knots: knots)
     }
 }

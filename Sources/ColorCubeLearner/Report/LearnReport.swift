@@ -47,6 +47,10 @@ public struct LearnReport: Sendable, Equatable {
     /// Whether that model maps each colour by its luminance alone (black and white, sepia or
     /// other toning of a grey image), which colours the pairs do not show follow too (`GlobalModel`).
     public var followsLuminance = false
+    /// Whether that model is a tone curve that keeps hue in ProPhoto RGB (Adobe's and
+    /// RawTherapee's film-like curve) with a change of saturation by `saturationFactor`.
+    public var keepsHue = false
+    public var saturationFactor = 1.0
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
@@ -56,5 +60,6 @@ public struct LearnReport: Sendable, Equatable {
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
             && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness && a.curveSpace == b.curveSpace
             && a.changesSaturation == b.changesSaturation && a.followsLuminance == b.followsLuminance
+            && a.keepsHue == b.keepsHue && a.saturationFactor == b.saturationFactor
     }
 }
