@@ -257,10 +257,13 @@ void ccjpeg_coefficients_free(ccjpeg_coefficients *coefficients) {
 static int read_coefficients(struct jpeg_decompress_struct *cinfo, uint64_t max_pixels, ccjpeg_coefficients *out,
                              char *message) {
     jpeg_read_header(cinfo, TRUE);
-    if (cinfo->num_components != 3 || cinfo->jpeg_color_space != JCS_YCbCr || cinfo->data_precision != 8) {
-        set_message(message, "not an 8-bit YCbCr JPEG");
+    int colour = cinfo->num_components == 3 && cinfo->jpeg_color_space == JCS_YCbCr;
+    int grey = cinfo->num_components == 1 && cinfo->jpeg_color_space == JCS_GRAYSCALE;
+    if (!(colour || grey) || cinfo->data_precision != 8) {
+        set_message(message, "not an 8-bit YCbCr or greyscale JPEG");
         return CCJPEG_UNSUPPORTED;
     }
+    out->component_count = (uint32_t)cinfo->num_components;
     out->width = cinfo->image_width;
     out->height = cinfo->image_height;
     if ((uint64_t)cinfo->image_width * (uint64_t)cinfo->image_height > max_pixels) {
@@ -268,7 +271,7 @@ static int read_coefficients(struct jpeg_decompress_struct *cinfo, uint64_t max_
         return CCJPEG_TOO_LARGE;
     }
     jvirt_barray_ptr *arrays = jpeg_read_coefficients(cinfo);
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < cinfo->num_components; c++) {
         jpeg_component_info *component = &cinfo->comp_info[c];
         ccjpeg_component *target = &out->components[c];
         if (!component->quant_table) {
@@ -359,11 +362,14 @@ int ccjpeg_writer_open(const char *path, const ccjpeg_write_options *options, cc
     writer->cinfo.input_components = 3;
     writer->cinfo.in_color_space = JCS_RGB;
     jpeg_set_defaults(&writer->cinfo);
+    if (options->greyscale) {
+        jpeg_set_colorspace(&writer->cinfo, JCS_GRAYSCALE);
+    }
     jpeg_set_quality(&writer->cinfo, options->quality, TRUE);
     writer->cinfo.optimize_coding = TRUE;
     writer->cinfo.dct_method = JDCT_ISLOW;
-    writer->cinfo.comp_info[0].h_samp_factor = options->h_subsampling;
-    writer->cinfo.comp_info[0].v_samp_factor = options->v_subsampling;
+    writer->cinfo.comp_info[0].h_samp_factor = options->greyscale ? 1 : options->h_subsampling;
+    writer->cinfo.comp_info[0].v_samp_factor = options->greyscale ? 1 : options->v_subsampling;
     for (int c = 1; c < writer->cinfo.num_components; c++) {
         writer->cinfo.comp_info[c].h_samp_factor = 1;
         writer->cinfo.comp_info[c].v_samp_factor = 1;

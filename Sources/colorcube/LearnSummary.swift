@@ -22,6 +22,9 @@ enum LearnSummary {
             Diagnostics.note("the pairs agree within \(Diagnostics.decimal(report.pairDisagreement, places: 2)) in L* "
                 + "on the colours they share")
         }
+        if report.grey {
+            Diagnostics.note("every after is grey (black and white): the look maps every colour to a grey")
+        }
         if report.followsLuminance {
             Diagnostics.note("the edit maps each colour by its luminance alone (black and white, sepia or other "
                 + "toning): colours the pairs do not show follow it")

@@ -67,6 +67,27 @@ import Testing
         #expect(largest < 3)
     }
 
+    /// A greyscale JPEG (one component, as editors save a black and white photo) is read as its
+    /// luma alone, which decodes to the decoder's grey pixels.
+    @Test func greyscaleFilesAreReadAsTheirLuma() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("grey.jpg")
+        try JPEGFile.write(ChromaBlocksTests.midToneRandomColors(), to: path, quality: 90, greyscale: true)
+        let stored = try #require(try JPEGCoefficients.read(path: path))
+        #expect(stored.components.count == 1)
+        #expect(stored.components[0].horizontalStep == 1 && stored.components[0].verticalStep == 1)
+        let luma = Self.decode(stored.components[0])
+        let decoded = try JPEGFile.read(path: path)
+        guard case .eight(let pixels) = decoded.pixels else { throw LearnError.noPixels }
+        var largest = 0.0
+        for pixel in 0..<(64 * 64) {
+            #expect(pixels[pixel * 3] == pixels[pixel * 3 + 1] && pixels[pixel * 3 + 1] == pixels[pixel * 3 + 2])
+            largest = max(largest, abs(Double(pixels[pixel * 3]) - luma[stored.components[0].widthInBlocks * 8 * (pixel / 64) + pixel % 64]))
+        }
+        print("largest difference, greyscale coefficients against decoded pixels: \(largest)")
+        #expect(largest < 1)  // the decoder's integer inverse DCT, rounded
+    }
+
     @Test func damagedAndOversizedFilesAreErrorsAndOtherFilesNil() throws {
         let folder = try TemporaryDirectory()
         let path = try Self.write(ChromaBlocksTests.midToneRandomColors(), folder, "a.jpg")

@@ -248,6 +248,60 @@ enum LearnBench {
         }
     }
 
+    /// A black and white look learned from grey afters is grey on every node, colours the photos
+    /// do not show included, and carries over to the rocket photo; greyscale JPEG afters (one
+    /// component, as editors save black and white) are fitted to their stored coefficients.
+    @Test func aBlackAndWhiteLookIsLearnedGrey() throws {
+        func blackAndWhite(_ color: SIMD3<Double>) -> SIMD3<Double> {
+            let grey: Double = 0.35 * color.x + 0.5 * color.y + 0.15 * color.z
+            return SIMD3(repeating: pow(grey, 1.2))
+        }
+        let bench = try RocketBench()
+        let folder = try TemporaryDirectory()
+        func learned(jpeg: Bool, coefficients: Bool) throws -> (ColorCube, LearnReport, Double) {
+            let learner = LookLearner()
+            for photo in bench.training {
+                let after = LearnBench.mapped(photo.image, blackAndWhite)
+                guard jpeg else {
+                    try learner.add(before: LearnBench.buffer(photo.image), after: LearnBench.buffer(after))
+                    continue
+                }
+                let path = folder.file(photo.name + ".jpg")
+                try JPEGFile.write(after, to: path, quality: 90, greyscale: true)
+                try learner.add(before: LearnBench.buffer(photo.image), after: LearnBench.buffer(JPEGFile.read(path: path)),
+                                afterCoefficients: coefficients ? try #require(try JPEGCoefficients.read(path: path)) : nil)
+            }
+            let cube = try learner.fit(size: 33)
+            let error = LearnBench.summary(LearnBench.differences(LearnBench.apply(cube, to: bench.rocket),
+                                                                  LearnBench.mapped(bench.rocket, blackAndWhite))).mean
+            return (cube, learner.report(for: cube), error)
+        }
+        var errors: [Double] = []
+        for (jpeg, coefficients) in [(false, false), (true, false), (true, true)] {
+            let (cube, report, error) = try learned(jpeg: jpeg, coefficients: coefficients)
+            print("black and white, \(jpeg ? "greyscale JPEG" : "PNG") afters\(coefficients ? ", coefficients" : ""): "
+                  + "rocket \(error)")
+            #expect(report.grey)
+            let values: [Float] = cube.values
+            var tinted = 0
+            for node in stride(from: 0, to: values.count, by: 4) {
+                let (r, g, b) = (values[node], values[node + 1], values[node + 2])
+                if r != g || g != b { tinted += 1 }
+            }
+            #expect(tinted == 0)
+            #expect(report.finalSmoothness < report.smoothness || !coefficients)
+            errors.append(error)
+        }
+        // On this smooth synthetic edit the coefficients' fit and the decoded pixels' (0.21 and 0.19)
+        // are alike; on the editors' black and white looks of Tools/bench-learn-looks the
+        // coefficients' fit is far closer (Tools/README).
+        #expect(errors[0] < 0.2)
+        #expect(errors[1] < 0.3 && errors[2] < 0.3)
+        // A colour look is not taken for black and white.
+        let (colour, _) = try bench.look({ SIMD3(pow($0.x, 0.9), $0.y, pow($0.z, 1.1)) }, jpeg: false)
+        #expect(!colour.grey)
+    }
+
     /// The defaults against their neighbours, on held-out photos with every sample look: the
     /// smoothness on lossless afters, the noise term on JPEG q90 afters. Run by Tools/bench-learn
     /// (a few minutes on the full-size photos), which sets COLORCUBE_LEARN_SWEEP.

@@ -1,11 +1,11 @@
 import _CJPEG
 
-/// A YCbCr JPEG as its file stores it: each component's quantised DCT coefficients and
+/// A YCbCr or greyscale JPEG as its file stores it: each component's quantised DCT coefficients and
 /// quantisation table, before any decoding. What a reader that models the encoder's losses needs
 /// (`learn` fits JPEG afters to them): every coefficient the decoder saw is `stored x step`, and
 /// the encoder's own coefficient lay within half a step of it.
 public struct JPEGCoefficients: Sendable {
-    /// One component (0: Y, 1: Cb, 2: Cr).
+    /// One component (0: Y, 1: Cb, 2: Cr; a greyscale file has Y alone).
     public struct Component: Sendable {
         /// Blocks per row and per column covering the image (the MCU's padding blocks left out).
         public var widthInBlocks: Int
@@ -25,8 +25,8 @@ public struct JPEGCoefficients: Sendable {
     public var height: Int
     public var components: [Component]
 
-    /// Reads the coefficients of the JPEG at `path`; nil when it is not an 8-bit YCbCr JPEG
-    /// (greyscale, RGB or CMYK files), which a reader then treats by its pixels.
+    /// Reads the coefficients of the JPEG at `path`; nil when it is not an 8-bit YCbCr or
+    /// greyscale JPEG (RGB or CMYK files), which a reader then treats by its pixels.
     /// - Throws: `ImageError` naming `path` when the file cannot be read or is damaged, or is
     ///   over `options.pixelLimit` (checked before anything is allocated).
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions()) throws(ImageError)
@@ -49,7 +49,9 @@ public struct JPEGCoefficients: Sendable {
         }
         let width = Int(stored.width), height = Int(stored.height)
         try options.check(width: width, height: height, path: path)
-        let parts = withUnsafeBytes(of: stored.components) { Array($0.bindMemory(to: ccjpeg_component.self)) }
+        let parts = withUnsafeBytes(of: stored.components) {
+            Array($0.bindMemory(to: ccjpeg_component.self).prefix(Int(stored.component_count)))
+        }
         let maxH = parts.map { Int($0.h_samp_factor) }.max() ?? 1
         let maxV = parts.map { Int($0.v_samp_factor) }.max() ?? 1
         var components: [Component] = []

@@ -69,10 +69,11 @@ public enum JPEGFile {
     ///   - quality: libjpeg's quality scale, 1...100; values outside are clamped.
     ///   - subsampling: luma sampling factors relative to chroma (2x2 is 4:2:0, 2x1 is 4:2:2, 1x1 is
     ///     4:4:4); nil keeps `image.metadata.jpegSubsampling`, or 4:2:0 when the image has none.
+    ///   - greyscale: writes the luma alone, a one-component greyscale JPEG.
     /// - Throws: `ImageError.cannotWrite` naming `displayPath ?? path`.
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil,
-                             quality: Int = 92, subsampling: (horizontal: Int, vertical: Int)? = nil)
-        throws(ImageError) {
+                             quality: Int = 92, subsampling: (horizontal: Int, vertical: Int)? = nil,
+                             greyscale: Bool = false) throws(ImageError) {
         let shownPath = displayPath ?? path
         try image.checkWritable(holds: "JPEG holds RGB", path: shownPath)
         var metadata = image.metadata
@@ -86,7 +87,7 @@ public enum JPEGFile {
         }
         let writer = try JPEGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                        height: image.height, quality: quality, subsampling: subsampling,
-                                       colorSpace: image.colorSpace, metadata: metadata)
+                                       greyscale: greyscale, colorSpace: image.colorSpace, metadata: metadata)
         switch image.pixels {
         case .eight(let samples) where image.channels == 3:
             try write(rows: image.height, of: samples, to: writer)

@@ -22,11 +22,13 @@ public final class JPEGRowWriter {
     ///   - subsampling: luma sampling factors relative to chroma (2x2 is 4:2:0, 2x1 is 4:2:2, 1x1 is
     ///     4:4:4), each 1...4 with a product of at most 8; nil takes `metadata.jpegSubsampling`, or
     ///     4:2:0 when that is nil too.
+    ///   - greyscale: writes the luma alone, one component, as editors save a black and white photo
+    ///     (the subsampling is then unused).
     /// - Throws: `ImageError.cannotWrite` naming `displayPath ?? path`, for a size outside
     ///   1...65500, impossible subsampling, a marker that is not APPn or COM or holds over 65533
     ///   bytes, an ICC profile too large for 255 markers, or a failure to create the file.
     public init(path: String, displayPath: String? = nil, width: Int, height: Int, quality: Int = 92,
-                subsampling: (horizontal: Int, vertical: Int)? = nil,
+                subsampling: (horizontal: Int, vertical: Int)? = nil, greyscale: Bool = false,
                 colorSpace: ColorSpaceTag = .unspecified,
                 metadata: ImageMetadata = ImageMetadata()) throws(ImageError) {
         let shownPath = displayPath ?? path
@@ -50,6 +52,7 @@ public final class JPEGRowWriter {
         options.quality = Int32(min(max(quality, 1), 100))
         options.h_subsampling = Int32(factors.horizontal)
         options.v_subsampling = Int32(factors.vertical)
+        options.greyscale = greyscale ? 1 : 0
         // All payloads in one buffer, pointed into for the call; the C side copies them out.
         let payload = markers.flatMap(\.data)
         var created: OpaquePointer?

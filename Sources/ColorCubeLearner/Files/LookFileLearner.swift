@@ -47,7 +47,7 @@ public enum LookFileLearner {
         let learner = LookLearner()
         learner.prior = prior
         for pair in pairs.pairs {
-            let (beforeImage, afterImage) = try readBoth(pair)
+            let (beforeImage, (afterImage, afterIsCoded)) = try readBoth(pair)
             guard beforeImage.width == afterImage.width, beforeImage.height == afterImage.height else {
                 throw LearnError.sizeMismatch(before: pair.before, beforeWidth: beforeImage.width,
                                               beforeHeight: beforeImage.height, after: pair.after,
@@ -55,9 +55,9 @@ public enum LookFileLearner {
             }
             let blocks = ChromaSubsampling(metadata: afterImage.metadata)
             let beforeBuffer = try buffer(beforeImage), afterBuffer = try buffer(afterImage)
-            // A JPEG after still in its coded RGB (no profile converted) is fitted to its stored
-            // coefficients; a greyscale one has none (nil) and is fitted pixel by pixel.
-            let coefficients = afterImage.metadata.jpegSubsampling != nil
+            // A JPEG after still in its coded values (no profile converted), colour or greyscale, is
+            // fitted to its stored coefficients.
+            let coefficients = afterIsCoded && ImageFormat(sniffing: pair.after) == .jpeg
                 ? try JPEGCoefficients.read(path: pair.after) : nil
             try learner.add(before: beforeBuffer, after: afterBuffer, name: pair.name, afterChroma: blocks,
                             afterCoefficients: coefficients)
@@ -77,18 +77,18 @@ public enum LookFileLearner {
 
     /// Decodes both images of a pair at once, one on each of two threads; a JPEG, lossy WebP, HEIC
     /// or AVIF after with its chroma blocks repeated (see `ChromaSubsampling`).
-    private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, RasterImage) {
-        let results = Locked<[Swift.Result<RasterImage, any Error>?]>([nil, nil])
+    private static func readBoth(_ pair: ImagePairs.Pair) throws -> (RasterImage, (RasterImage, isCoded: Bool)) {
+        let results = Locked<[Swift.Result<(image: RasterImage, isCoded: Bool), any Error>?]>([nil, nil])
         ParallelLoop.run(iterations: 2) { index in
             let path = index == 0 ? pair.before : pair.after
-            let result = Swift.Result<RasterImage, any Error> {
+            let result = Swift.Result<(image: RasterImage, isCoded: Bool), any Error> {
                 try PairImageReader.read(path, replicatingChroma: index == 1)
             }
             results.withLock { $0[index] = result }
         }
         let (before, after) = results.withLock { ($0[0], $0[1]) }
         guard let before, let after else { throw LearnError.noPixels }
-        return (try before.get(), try after.get())
+        return (try before.get().image, try after.get())
     }
 
     private static func buffer(_ image: RasterImage) throws -> PixelBuffer {

@@ -12,16 +12,20 @@ enum PairImageReader {
     ///   the fit models. An image whose profile is converted loses `metadata.ycbcrLayout` and
     ///   `jpegSubsampling`: its pixels are then no longer the coded RGB that the blocks' chroma is
     ///   linear in, and it is fitted pixel by pixel.
-    static func read(_ path: String, replicatingChroma: Bool = false) throws -> RasterImage {
+    /// - Returns: the image, and whether its pixels are still the values the file codes (no profile
+    ///   converted), which a JPEG's stored coefficients describe.
+    static func read(_ path: String, replicatingChroma: Bool = false) throws -> (image: RasterImage, isCoded: Bool) {
         var options = ImageReadOptions()
         options.replicatesChroma = replicatingChroma
         var image = try ImageApplier.read(path, options: options).image
+        var isCoded = true
         if case .icc(let profile) = image.colorSpace, !ColorConversion.isSRGB(profile) {
             image.metadata.ycbcrLayout = nil
             image.metadata.jpegSubsampling = nil
+            isCoded = false
         }
         try ColorConversion.convertToSRGB(&image, path: path)
-        return image
+        return (image, isCoded)
     }
 
     /// True when `path` holds an image `read` decodes (by content, not by name).

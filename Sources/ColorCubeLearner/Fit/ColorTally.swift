@@ -94,6 +94,13 @@ final class ColorTally: @unchecked Sendable {
     /// storage (no copy: a photo pair holds millions), valid until the next `add`.
     var entries: UnsafeBufferPointer<Entry> { UnsafeBufferPointer(start: storage, count: count) }
 
+    /// Whether every after pixel tallied so far is grey (its three channels equal), as a black and
+    /// white conversion's are: then every colour's after sums are equal too. (A colour whose pixels'
+    /// tints cancel exactly in the sums would pass; real afters do not do that.)
+    var aftersAreGrey: Bool {
+        entries.allSatisfy { $0.after.0 == $0.after.1 && $0.after.1 == $0.after.2 }
+    }
+
     /// Tallies every pixel of a pair, each with the weight `weights` gives it; pixels with alpha 0
     /// in either image are left out.
     /// - Parameter alongside: other work, run on the second thread while the pair's two halves are

@@ -6,7 +6,8 @@ import Foundation
 /// pixels: the quantised DCT coefficients of each 8x8 block of luma and of chroma (`JPEGCoefficients`).
 ///
 /// A JPEG encoder turns the after's coded RGB into YCbCr (JFIF's BT.601 matrix, linear), averages
-/// chroma over each 2x2 (4:2:0) or 2x1 (4:2:2) block, takes each component's 8x8 DCT and keeps
+/// chroma over each 2x2 (4:2:0) or 2x1 (4:2:2) block (or keeps luma alone, for a greyscale file,
+/// which decodes to grey: its chroma is known exactly, 0), takes each component's 8x8 DCT and keeps
 /// coefficient k of a block as round(c_k / q_k). So for a look F the encoder's coefficient
 /// c_k(F) lay within half a step of the stored value s_k q_k: that interval is everything the file
 /// says. Decoded pixels lose it: quantisation zeroes the small fine-detail coefficients, so a
@@ -70,7 +71,7 @@ struct JPEGAfters {
     mutating func add(before: PixelBuffer, after: PixelBuffer, coefficients: JPEGCoefficients,
                       tally: ColorTally, weights: FlatnessWeights) -> Bool {
         guard case .eight(let afterSamples) = after.samples, coefficients.width == after.width,
-              coefficients.height == after.height, coefficients.components.count == 3,
+              coefficients.height == after.height, [1, 3].contains(coefficients.components.count),
               coefficients.components.allSatisfy({ Self.covers($0, width: after.width, height: after.height) })
         else { return false }
         // Bands of MCU rows hold whole block rows of every component.
@@ -181,6 +182,10 @@ struct JPEGAfters {
                                          Double(decoded[pixel * 3 + 2])))
                 }
                 var moves = [SIMD3<Double>](repeating: .zero, count: rows * width)
+                // A greyscale file holds luma alone and decodes to grey: its chroma is exactly 0.
+                for channel in components.count..<3 {
+                    for i in moves.indices { moves[i][channel] = -ycc[i][channel] }
+                }
                 for (channel, component) in components.enumerated() {
                     let correction = Self.correction(component, channel: channel, bandTop: top, bandRows: bandRows,
                                                      rows: rows, width: width, ycc: ycc)

@@ -51,6 +51,8 @@ public struct LearnReport: Sendable, Equatable {
     /// RawTherapee's film-like curve) with a change of saturation by `saturationFactor`.
     public var keepsHue = false
     public var saturationFactor = 1.0
+    /// Whether every after was grey, so that the look maps every colour to a grey (black and white).
+    public var grey = false
 
     public static func == (a: LearnReport, b: LearnReport) -> Bool {
         a.pairs == b.pairs && a.pixels == b.pixels && a.distinctColors == b.distinctColors && a.size == b.size
@@ -60,6 +62,6 @@ public struct LearnReport: Sendable, Equatable {
             && a.broadDetail == b.broadDetail && a.warnings == b.warnings && a.afterNoise == b.afterNoise
             && a.smoothness == b.smoothness && a.finalSmoothness == b.finalSmoothness && a.curveSpace == b.curveSpace
             && a.changesSaturation == b.changesSaturation && a.followsLuminance == b.followsLuminance
-            && a.keepsHue == b.keepsHue && a.saturationFactor == b.saturationFactor
+            && a.keepsHue == b.keepsHue && a.saturationFactor == b.saturationFactor && a.grey == b.grey
     }
 }

@@ -79,15 +79,16 @@ typedef struct ccjpeg_component {
                                 // ccjpeg_coefficients_free
 } ccjpeg_component;
 
-/// The three components of a YCbCr JPEG.
+/// The components of a YCbCr JPEG (three) or a greyscale one (one, its luma).
 typedef struct ccjpeg_coefficients {
     uint32_t width;
     uint32_t height;
+    uint32_t component_count;
     ccjpeg_component components[3];
 } ccjpeg_coefficients;
 
-/// Reads the quantised DCT coefficients of a baseline or progressive 8-bit YCbCr JPEG without
-/// decoding its pixels. Files of another colour space (greyscale, RGB, CMYK) are CCJPEG_UNSUPPORTED.
+/// Reads the quantised DCT coefficients of a baseline or progressive 8-bit YCbCr or greyscale JPEG
+/// without decoding its pixels. Files of another colour space (RGB, CMYK) are CCJPEG_UNSUPPORTED.
 /// `max_pixels` is checked against the header before anything is allocated: over it, the call
 /// returns CCJPEG_TOO_LARGE with `width` and `height` filled in.
 int ccjpeg_read_coefficients(const char *path, uint64_t max_pixels, ccjpeg_coefficients *out, char *message);
@@ -102,6 +103,7 @@ typedef struct ccjpeg_write_options {
     int quality;            // 1...100 (libjpeg clamps other values)
     int h_subsampling;      // luma sampling factors; chroma is always 1x1
     int v_subsampling;
+    int greyscale;          // nonzero: the luma alone, one component (the subsampling unused)
     const ccjpeg_marker *markers;  // written in order right after the JFIF header
     int marker_count;
 } ccjpeg_write_options;
