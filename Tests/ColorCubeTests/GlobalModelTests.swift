@@ -107,6 +107,22 @@ struct GlobalModelTests {
         #expect(curves > 5 * found, "as curves: worst \(curves * 255) codes against \(found * 255)")
     }
 
+    @Test func aVibranceAfterAHueKeepingCurveReachesUnseenHues() throws {
+        // The film-like curve, then saturation raised more for pale colours than for saturated
+        // ones, as a vibrance slider does: by 1.3 at grey down to 1.0 at full HSV saturation.
+        let vibrance = { (color: SIMD3<Double>) in filmLike(color, factor: { 1.3 - 0.3 * $0 }) }
+        let browns = Browns(seed: 1128, edit: vibrance)
+        let model = GlobalModel(keepingHue: browns.seen)
+        let found = browns.worst(model)
+        let curves = browns.worst(GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total))
+        print("vibrance as a hue-keeping model: worst \(found * 255) codes (as curves \(curves * 255)), "
+              + "mean factor \(model.saturationFactor)")
+        // About 1 code, against about 97 as curves.
+        #expect(found < 3.0 / 255, "worst \(found * 255) codes")
+        #expect(curves > 20 * found, "as curves: worst \(curves * 255) codes against \(found * 255)")
+        #expect(abs(model.saturationFactor - 1.15) < 0.03, "mean factor \(model.saturationFactor)")
+    }
+
     /// The film-like curve is learned from two photos, chosen because it predicts each from the
     /// other better than the curves do (they fit the pairs better), and carries over to the
     /// rocket photo's blue dusk, which neither shows; a warm grade of curves keeps the curves.
@@ -159,6 +175,12 @@ struct GlobalModelTests {
 /// the curve, the middle one at its place between them in linear light), then HSV saturation
 /// up by a tenth, clipped to sRGB.
 private func filmLike(_ color: SIMD3<Double>) -> SIMD3<Double> {
+    filmLike(color, factor: { _ in 1.1 })
+}
+
+/// The film-like curve, then HSV saturation times `factor` of the colour's HSV saturation in
+/// ProPhoto RGB, clipped to sRGB.
+private func filmLike(_ color: SIMD3<Double>, factor: (Double) -> Double) -> SIMD3<Double> {
     func curve(_ x: Double) -> Double { x < 0.5 ? 2 * x * x * 0.9 + 0.1 * x : 1 - 2 * (1 - x) * (1 - x) * 0.9 - 0.1 * (1 - x) }
     let coded = CurveSpace.proPhoto.encode(color)
     let high = coded.max(), low = coded.min()
@@ -170,7 +192,9 @@ private func filmLike(_ color: SIMD3<Double>) -> SIMD3<Double> {
         result[channel] = CurveSpace.linearToROMM(outLow + place * (outHigh - outLow))
     }
     let largest = SIMD3(repeating: result.max())
-    return CurveSpace.proPhoto.decode(largest + 1.1 * (result - largest)).clamped(lowerBound: .zero, upperBound: .one)
+    let saturation = high > 0 ? (high - low) / high : 0
+    return CurveSpace.proPhoto.decode(largest + factor(saturation) * (result - largest))
+        .clamped(lowerBound: .zero, upperBound: .one)
 }
 
 /// The largest magnitude among the three lanes.

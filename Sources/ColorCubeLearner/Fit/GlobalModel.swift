@@ -93,14 +93,16 @@ struct GlobalModel {
     /// The space the curves act in.
     let space: CurveSpace
     /// The saturation curve h, [knot]; empty for a model without it; the hue-keeping form's
-    /// factor a, [a].
+    /// saturation factor f over HSV saturation, [knot].
     private let saturation: [Double]
     /// What the model is made of.
     let form: Form
     /// Whether the model changes HSV saturation (see the type's documentation).
     var changesSaturation: Bool { form == .saturation }
-    /// The hue-keeping form's saturation factor 1 + a.
-    var saturationFactor: Double { form == .hueKeeping ? 1 + saturation[0] : 1 }
+    /// The hue-keeping form's saturation factor f, averaged over HSV saturation (its knots).
+    var saturationFactor: Double {
+        form == .hueKeeping ? saturation.reduce(0, +) / Double(saturation.count) : 1
+    }
     /// Whether the model maps each colour by its luminance alone (see the type's documentation).
     var followsLuminance: Bool { if case .luminance = form { true } else { false } }
 
@@ -359,15 +361,18 @@ struct GlobalModel {
     /// The hue-keeping model (see the type's documentation) fitted to `colors`, where the curve
     /// acts: in ProPhoto RGB's coding, to the afters' largest and smallest channels (the middle
     /// one follows from them). The change of saturation keeps the largest channel, c(high), and
-    /// puts the smallest at f c(low) + (1 - f) c(high), with f = 1 + a: linear in the curve for
-    /// a given f, so the curve and f are solved together by Gauss-Newton steps from the identity
-    /// (solving for one and then the other creeps: on photos of a few hues the curve's lower part
-    /// can mimic a change of saturation).
+    /// puts the smallest at f c(low) + (1 - f) c(high), with f a piecewise linear function of the
+    /// before colour's HSV saturation (a vibrance raises pale colours more than saturated ones):
+    /// linear in the curve for a given f, so the curve and f are solved together by Gauss-Newton
+    /// steps from the identity (solving for one and then the other creeps: on photos of a few
+    /// hues the curve's lower part can mimic a change of saturation).
     init(keepingHue colors: [FitColor]) {
-        let k = Self.toneKnots, count = k + 1
-        // Per colour: the knots below its largest and smallest channel (coded), the fractions
-        // beyond them, and the after's values of those channels.
-        struct Extremes { var weight: Double; var knots: SIMD2<Int>; var fractions: SIMD2<Double>; var after: SIMD2<Double> }
+        let k = Self.toneKnots, fk = Self.factorKnots, count = k + fk
+        // Per colour: the knots below its largest and smallest channel (coded) and below its HSV
+        // saturation, the fractions beyond them, and the after's values of those channels.
+        struct Extremes {
+            var weight: Double; var knots: SIMD3<Int>; var fractions: SIMD3<Double>; var after: SIMD2<Double>
+        }
         // Afters clipped to sRGB's gamut (a channel at 0 or 1) are left out: the model's own colour
         // went beyond it, by an amount the after no longer tells.
         let unclipped = colors.filter { $0.after.min() > Self.clipMargin && $0.after.max() < 1 - Self.clipMargin }
@@ -376,15 +381,16 @@ struct GlobalModel {
             let high = before.x >= before.y ? (before.x >= before.z ? 0 : 2) : (before.y >= before.z ? 1 : 2)
             let low = before.x < before.y ? (before.x < before.z ? 0 : 2) : (before.y < before.z ? 1 : 2)
             let (hk, hf) = Self.hat(before[high], knots: k), (lk, lf) = Self.hat(before[low], knots: k)
-            return Extremes(weight: color.weight, knots: SIMD2(hk, lk), fractions: SIMD2(hf, lf),
+            let (sk, sf) = Self.hat(Self.saturation(of: before), knots: fk)
+            return Extremes(weight: color.weight, knots: SIMD3(hk, lk, sk), fractions: SIMD3(hf, lf, sf),
                             after: SIMD2(after[high], after[low]))
         }
         let perPixel = 1 / max(unclipped.reduce(0) { $0 + $1.weight }, 1)
         var curve = (0..<k).map { Double($0) / Double(k - 1) }
-        var factor = 1.0
+        var factors = [Double](repeating: 1, count: fk)
         for _ in 0..<Self.hueKeepingSteps {
-            // Unknowns: the curve's k values, then f. Each row is a few weights: c(high) = afterHigh,
-            // and the smallest channel's row linearised at the current curve and f.
+            // Unknowns: the curve's k values, then f's fk. Each row is a few weights: c(high) =
+            // afterHigh, and the smallest channel's row linearised at the current curve and f.
             var matrix = [Double](repeating: 0, count: count * count)
             var rhs = [SIMD4<Double>](repeating: .zero, count: count)
             func add(_ at: SIMD8<Int>, _ weights: SIMD8<Double>, terms: Int, target: Double, weight: Double) {
@@ -395,28 +401,45 @@ struct GlobalModel {
                 }
             }
             for e in extremes {
-                let (hk, lk) = (e.knots[0], e.knots[1]), (hf, lf) = (e.fractions[0], e.fractions[1])
+                let (hk, lk, sk) = (e.knots[0], e.knots[1], e.knots[2])
+                let (hf, lf, sf) = (e.fractions[0], e.fractions[1], e.fractions[2])
                 let high = (1 - hf) * curve[hk] + hf * curve[hk + 1], low = (1 - lf) * curve[lk] + lf * curve[lk + 1]
+                let factor = (1 - sf) * factors[sk] + sf * factors[sk + 1]
                 add(SIMD8(hk, hk + 1, 0, 0, 0, 0, 0, 0), SIMD8(1 - hf, hf, 0, 0, 0, 0, 0, 0), terms: 2,
                     target: e.after[0], weight: e.weight)
-                add(SIMD8(lk, lk + 1, hk, hk + 1, k, 0, 0, 0),
-                    SIMD8(factor * (1 - lf), factor * lf, (1 - factor) * (1 - hf), (1 - factor) * hf, low - high, 0, 0, 0),
-                    terms: 5, target: e.after[1] + factor * (low - high), weight: e.weight)
+                add(SIMD8(lk, lk + 1, hk, hk + 1, k + sk, k + sk + 1, 0, 0),
+                    SIMD8(factor * (1 - lf), factor * lf, (1 - factor) * (1 - hf), (1 - factor) * hf,
+                          (1 - sf) * (low - high), sf * (low - high), 0, 0),
+                    terms: 6, target: e.after[1] + factor * (low - high), weight: e.weight)
             }
             for i in matrix.indices { matrix[i] *= perPixel }
             Self.addSecondDifferences(to: &matrix, stride: count, curves: 1, knots: k, offset: 0, weight: Self.toneCurvature)
+            Self.addSecondDifferences(to: &matrix, stride: count, curves: 1, knots: fk, offset: k,
+                                      weight: Self.factorCurvature)
             for i in 0..<count {
                 matrix[i * count + i] += Self.ridge
                 rhs[i].x = rhs[i].x * perPixel + Self.ridge * (i < k ? Double(i) / Double(k - 1) : 1)
             }
             let solution = DenseCholesky(matrix: matrix, count: count).solve(rhs).map(\.x)
             curve = Array(solution[0..<k])
-            factor = solution[k]
+            factors = Array(solution[k...])
         }
         values = [curve]
         space = .proPhoto
-        saturation = [factor - 1]
+        saturation = factors
         form = .hueKeeping
+    }
+
+    /// Knots of the hue-keeping model's saturation factor over HSV saturation.
+    static let factorKnots = 5
+    /// Weight of that factor's squared second derivative.
+    static let factorCurvature = 1e-4
+
+    /// HSV saturation, (max - min) / max, of a colour (0 for black).
+    @inline(__always)
+    private static func saturation(of color: SIMD3<Double>) -> Double {
+        let largest = color.max()
+        return largest > 0 ? (largest - color.min()) / largest : 0
     }
 
     /// How near 0 or 1 an after's channel counts as clipped (half an 8-bit code).
@@ -459,7 +482,8 @@ struct GlobalModel {
             result[channel] = CurveSpace.linearToROMM(outLow + place * (outHigh - outLow))
         }
         let largest = result.max()
-        result = SIMD3(repeating: largest) + (1 + saturation[0]) * (result - SIMD3(repeating: largest))
+        let factor = Self.curveValue(saturation, at: Self.saturation(of: coded))
+        result = SIMD3(repeating: largest) + factor * (result - SIMD3(repeating: largest))
         // Clipped to sRGB as the editor's output is: the curve and the saturation push saturated
         // colours out of its gamut.
         return CurveSpace.proPhoto.decode(result).clamped(lowerBound: .zero, upperBound: .one)
