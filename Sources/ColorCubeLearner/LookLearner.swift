@@ -134,7 +134,7 @@ public final class LookLearner {
         guard smoothness.isFinite, smoothness >= 0 else { throw .invalidSmoothness(smoothness) }
         guard tally.pixels > 0 else { throw .noPixels }
         let used = effectiveSmoothness(smoothness)
-        grey = tally.aftersAreGrey
+        lastGrey = tally.aftersAreGrey
         let measured = FitColor.colors(of: tally.entries)
         var colors = measured
         let rounds = max(chromaBlocks.isEmpty ? 1 : ChromaBlocks.rounds, jpegAfters.isEmpty ? 1 : JPEGAfters.rounds)
@@ -201,7 +201,6 @@ public final class LookLearner {
         lastModelFollowsLuminance = model.followsLuminance
         lastModelKeepsHue = model.form == .hueKeeping
         lastModelSaturationFactor = model.form == .hueKeeping ? model.saturationFactor : 1
-        lastGrey = grey
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -253,13 +252,13 @@ public final class LookLearner {
     }
 
     /// One solve of the lattice, its iterations counted in `lastIterations`; made grey when the
-    /// afters are (`grey`).
+    /// afters are (`lastGrey`).
     private func solve(_ colors: [FitColor], size: Int, smoothness: Double, prior: GlobalModel,
                        start: [SIMD4<Double>]? = nil, totalWeight: UInt64? = nil) -> LatticeSolver.Solution {
         var solution = LatticeSolver.solve(colors: colors, totalWeight: totalWeight ?? tally.totalWeight, size: size,
                                            smoothness: smoothness, prior: prior, start: start)
         lastIterations.append(solution.iterations)
-        if grey {
+        if lastGrey {
             for index in solution.values.indices {
                 let value = solution.values[index]
                 let mean = (value.x + value.y + value.z) / 3
@@ -269,14 +268,6 @@ public final class LookLearner {
         return solution
     }
 
-    /// Whether the fit under way has only grey afters (`ColorTally.aftersAreGrey`): a black and white
-    /// look, whose every output is grey. The three channels then fit the same data and differ only
-    /// where the global model's three channels do (its curves settle towards the identity, which
-    /// differs per channel), in colours the pairs do not show; so each node takes its channels' mean,
-    /// which is the lattice the mean of the model's channels would give as the prior (the solve is
-    /// linear in the prior, and the same for each channel). Without it a learned black and white
-    /// look tinted unseen colours by up to half a code, which CIEDE2000 weighs heavily near grey.
-    private var grey = false
 
     /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
     /// the pairs' pixels; 0 for exports without loss.
@@ -308,10 +299,17 @@ public final class LookLearner {
     /// Whether the last fit's global model maps each colour by its luminance alone (`GlobalModel`).
     public private(set) var lastModelFollowsLuminance = false
     /// Whether the last fit's global model is a hue-keeping tone curve (`GlobalModel`), and its
-    /// saturation factor.
+    /// saturation factor averaged over HSV saturation.
     public private(set) var lastModelKeepsHue = false
     public private(set) var lastModelSaturationFactor = 1.0
-    /// Whether the last fit's afters were all grey, and so its look is (see `grey`).
+    /// Whether the last fit's afters (the one under way, during a fit) were all grey
+    /// (`ColorTally.aftersAreGrey`): a black and white look, whose every output is grey. The three
+    /// channels then fit the same data and differ only where the global model's three channels do
+    /// (its curves settle towards the identity, which differs per channel), in colours the pairs do
+    /// not show; so each node takes its channels' mean, which is the lattice the mean of the
+    /// model's channels would give as the prior (the solve is linear in the prior, and the same for
+    /// each channel). Without it a learned black and white look tinted unseen colours by up to half
+    /// a code, which CIEDE2000 weighs heavily near grey.
     public private(set) var lastGrey = false
 
     /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit

@@ -49,10 +49,11 @@ import ColorCubeCore
 /// Or a tone curve that keeps hue, as Adobe's and RawTherapee's film-like curves apply it, then a
 /// change of saturation: in ProPhoto RGB, one curve c moves the largest and the smallest channel,
 /// the middle one keeps its place between them in linear light, and the result moves away from
-/// (or towards) its largest channel by a factor 1 + a, HSV style. A curve per channel changes a
-/// colour's hue and saturation in ways that depend on how far apart its channels are; this one
-/// does not, so from browns it carries over to blues. It fits the pairs worse than the curves
-/// (it has 34 unknowns against 153), so it is chosen by how well it predicts each pair from the
+/// (or towards) its largest channel by a factor f, HSV style, itself a function of the colour's
+/// HSV saturation (a vibrance raises pale colours more than saturated ones). A curve per channel
+/// changes a colour's hue and saturation in ways that depend on how far apart its channels are;
+/// this one does not, so from browns it carries over to blues. It fits the pairs worse than the
+/// curves (it has 38 unknowns against 153), so it is chosen by how well it predicts each pair from the
 /// others (`LookLearner`), not by its fit.
 struct GlobalModel {
     static let knots = 17

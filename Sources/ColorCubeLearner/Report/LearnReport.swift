@@ -48,7 +48,8 @@ public struct LearnReport: Sendable, Equatable {
     /// other toning of a grey image), which colours the pairs do not show follow too (`GlobalModel`).
     public var followsLuminance = false
     /// Whether that model is a tone curve that keeps hue in ProPhoto RGB (Adobe's and
-    /// RawTherapee's film-like curve) with a change of saturation by `saturationFactor`.
+    /// RawTherapee's film-like curve) with a change of saturation by `saturationFactor` (averaged
+    /// over HSV saturation: the factor may differ between pale and saturated colours).
     public var keepsHue = false
     public var saturationFactor = 1.0
     /// Whether every after was grey, so that the look maps every colour to a grey (black and white).
