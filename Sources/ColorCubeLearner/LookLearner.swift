@@ -268,7 +268,6 @@ public final class LookLearner {
         return solution
     }
 
-
     /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
     /// the pairs' pixels; 0 for exports without loss.
     public var afterNoise: Double {

@@ -633,8 +633,8 @@ struct GlobalModel {
     /// (x_k - max, what h multiplies).
     @inline(__always)
     private static func saturationTerm(_ color: SIMD3<Double>) -> (Int, Double, SIMD3<Double>) {
-        let largest = color.max(), smallest = color.min()
-        var s = largest > 0 ? (largest - smallest) / largest : 0
+        let largest = color.max()
+        var s = saturation(of: color)
         if !(s > 0) { s = 0 }
         if s > 1 { s = 1 }
         let position = s * Double(saturationKnots - 1)
