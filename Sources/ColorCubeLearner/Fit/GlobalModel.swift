@@ -633,13 +633,8 @@ struct GlobalModel {
     /// (x_k - max, what h multiplies).
     @inline(__always)
     private static func saturationTerm(_ color: SIMD3<Double>) -> (Int, Double, SIMD3<Double>) {
-        let largest = color.max()
-        var s = saturation(of: color)
-        if !(s > 0) { s = 0 }
-        if s > 1 { s = 1 }
-        let position = s * Double(saturationKnots - 1)
-        let lower = min(Int(position), saturationKnots - 2)
-        return (lower, position - Double(lower), color - SIMD3(repeating: largest))
+        let (lower, fraction) = hat(saturation(of: color), knots: saturationKnots)
+        return (lower, fraction, color - SIMD3(repeating: color.max()))
     }
 
     /// The model's colour for `color` (alpha lane 0), in sRGB codes. Called once per tally colour,
