@@ -55,4 +55,38 @@ import Testing
         #expect(moved > 0.01)
         #expect(largest < 1e-9 * max(moved, 1))
     }
+
+    /// One 8x8 block of luma, stored with a step of 4 and a DC of 10 (a block mean of 133): a
+    /// round moves a predicted DC coefficient (8 times the block's mean less 128) into the middle
+    /// `dcInterval` of its interval, and leaves an AC coefficient anywhere within its whole one.
+    @Test func aBlocksMeanMovesIntoTheMiddleOfItsIntervalItsDetailDoesNot() throws {
+        let folder = try TemporaryDirectory()
+        let path = try JPEGAftersTests.write(LearnBench.randomColors(side: 8, seed: 1), folder, "block.jpg")
+        var luma = try #require(try JPEGCoefficients.read(path: path)).components[0]
+        #expect(luma.widthInBlocks == 1 && luma.heightInBlocks == 1)
+        let step = 4.0
+        luma.quantization = [UInt16](repeating: UInt16(step), count: 64)
+        luma.coefficients = [Int16](repeating: 0, count: 64)
+        luma.coefficients[0] = 10
+        // A flat block whose DC lies `dc` steps from the stored one, plus a horizontal first
+        // harmonic whose coefficient (stored 0) is `tilt` steps: JPEG's DCT written out.
+        func correction(dc: Double, tilt: Double) -> [Double] {
+            let ycc = (0..<64).map { i -> SIMD3<Double> in
+                let harmonic = (1 / 8.0).squareRoot() * 0.5 * cos(Double(2 * (i % 8) + 1) * .pi / 16)
+                return SIMD3(128 + (10 + dc) * step / 8 + tilt * step * harmonic, 0, 0)
+            }
+            return JPEGAfters.correction(luma, channel: 0, bandTop: 0, bandRows: 8, rows: 8, width: 8, ycc: ycc)
+        }
+        let edge = JPEGAfters.dcInterval / 2
+        #expect(edge < 0.4)
+        // Within the whole interval but outside its middle: the mean moves to the middle's edge,
+        // the same for every pixel; the tilt, within its interval, stays.
+        for (dc, target) in [(0.4, edge), (-0.45, -edge), (-0.9, -edge)] {
+            let moves = correction(dc: dc, tilt: 0.4)
+            let expected = (target - dc) * step / 8
+            #expect(moves.allSatisfy { abs($0 - expected) < 1e-9 }, "DC \(dc) steps off: \(moves[0]) against \(expected)")
+        }
+        // Within the middle: nothing moves.
+        #expect(correction(dc: edge * 0.8, tilt: -0.45).allSatisfy { abs($0) < 1e-9 })
+    }
 }

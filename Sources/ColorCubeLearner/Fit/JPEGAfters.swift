@@ -246,7 +246,7 @@ struct JPEGAfters {
     /// image, whose predicted YCbCr is `ycc`), from the predicted samples to the nearest ones the
     /// stored coefficients allow: widthInBlocks*8 samples a row, for the band's rows of this
     /// component's samples.
-    private static func correction(_ component: JPEGCoefficients.Component, channel: Int, bandTop: Int, bandRows: Int,
+    static func correction(_ component: JPEGCoefficients.Component, channel: Int, bandTop: Int, bandRows: Int,
                                    rows: Int, width: Int, ycc: [SIMD3<Double>]) -> [Double] {
         let sh = component.horizontalStep, sv = component.verticalStep
         let planeWidth = component.widthInBlocks * 8, planeRows = bandRows / sv
