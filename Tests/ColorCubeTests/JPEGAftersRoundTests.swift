@@ -79,8 +79,8 @@ import Testing
         }
         let edge = JPEGAfters.dcInterval / 2
         #expect(edge < 0.4)
-        // Within the whole interval but outside its middle: the mean moves to the middle's edge,
-        // the same for every pixel; the tilt, within its interval, stays.
+        // Outside the middle (within the whole interval, or beyond it at -0.9): the mean moves to
+        // the middle's edge, the same for every pixel; the tilt, within its interval, stays.
         for (dc, target) in [(0.4, edge), (-0.45, -edge), (-0.9, -edge)] {
             let moves = correction(dc: dc, tilt: 0.4)
             let expected = (target - dc) * step / 8

@@ -247,7 +247,7 @@ struct JPEGAfters {
     /// stored coefficients allow: widthInBlocks*8 samples a row, for the band's rows of this
     /// component's samples.
     static func correction(_ component: JPEGCoefficients.Component, channel: Int, bandTop: Int, bandRows: Int,
-                                   rows: Int, width: Int, ycc: [SIMD3<Double>]) -> [Double] {
+                           rows: Int, width: Int, ycc: [SIMD3<Double>]) -> [Double] {
         let sh = component.horizontalStep, sv = component.verticalStep
         let planeWidth = component.widthInBlocks * 8, planeRows = bandRows / sv
         let firstBlockRow = bandTop / sv / 8
