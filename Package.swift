@@ -44,7 +44,8 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeLearner",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeLooks", "ColorCubeConverter", "ColorCubeApplier"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeLooks", "ColorCubeConverter", "ColorCubeApplier",
+                           "_CPrefetch"]
         ),
         .executableTarget(
             name: "colorcube",
@@ -69,6 +70,8 @@ let package = Package(
         // The 8-bit video grader's per-block loop (table reads of its colour memo), in C for a
         // tight loop; the Float path in Swift is its reference.
         .target(name: "_CYCbCrKernel"),
+        // Cache prefetch hints for the learner's colour tally (Swift cannot ask for a prefetch).
+        .target(name: "_CPrefetch"),
         // FFmpeg's libraries for video, opened at run time (dlopen) so that the binary starts and
         // grades photos without them; built against their headers when present (Tools/install-deps).
         .target(name: "_CVideoCodec", linkerSettings: [.linkedLibrary("dl")]),
