@@ -24,6 +24,11 @@ final class LatticeOperator {
     private let stencil: [Int]
     /// 1 / A_ii per slot (zero on the ghosts).
     let inverseDiagonal: [Double]
+    /// 1 for a node some colour's cell touches, 0 for one no colour reaches (and the ghosts): the
+    /// data term's row of such a node is zero (its diagonal, a sum of squared weights, is), so the
+    /// row sum skips its 27 products. On a photo pair most nodes are of the second kind (a 24 Mpx
+    /// pair occupies an eighth of a 33-lattice's cells).
+    private let hasData: [UInt8]
 
     init(_ equations: NormalEquations, smoothness: Double) {
         let grid = equations.grid
@@ -52,14 +57,19 @@ final class LatticeOperator {
         self.reach = reach
         stencil = (0..<27).map { grid.offset($0 % 3 - 1, $0 / 3 % 3 - 1, $0 / 9 - 1) }
         var inverseDiagonal = [Double](repeating: 0, count: grid.slotCount)
+        var hasData = [UInt8](repeating: 0, count: grid.slotCount)
         equations.matrix.withUnsafeBufferPointer { m in
             grid.forEachNode { slot, r, g, b in
+                // The diagonal sums n w^2 over the colours: zero only when every product of the
+                // row (n w_a w_b) is zero.
+                hasData[slot] = m[slot * 27 + 13] != 0 ? 1 : 0
                 let diagonal = m[slot * 27 + 13] + penalty[5 * r + 2] + penalty[5 * g + 2] + penalty[5 * b + 2]
                     + LatticeSolver.ridge
                 inverseDiagonal[slot] = 1 / diagonal
             }
         }
         self.inverseDiagonal = inverseDiagonal
+        self.hasData = hasData
     }
 
     /// Calls `body` with raw views of the constants the row sum reads.
@@ -69,10 +79,13 @@ final class LatticeOperator {
             stencil.withUnsafeBufferPointer { o in
                 penalty.withUnsafeBufferPointer { c in
                     reach.withUnsafeBufferPointer { e in
-                        body(Kernel(matrix: m.baseAddress.unsafelyUnwrapped, offsets: o.baseAddress.unsafelyUnwrapped,
-                                    penalty: c.baseAddress.unsafelyUnwrapped, reach: e.baseAddress.unsafelyUnwrapped,
-                                    greenStride: grid.greenStride, blueStride: grid.blueStride,
-                                    smooth: lambda > 0))
+                        hasData.withUnsafeBufferPointer { d in
+                            body(Kernel(matrix: m.baseAddress.unsafelyUnwrapped, offsets: o.baseAddress.unsafelyUnwrapped,
+                                        penalty: c.baseAddress.unsafelyUnwrapped, reach: e.baseAddress.unsafelyUnwrapped,
+                                        hasData: d.baseAddress.unsafelyUnwrapped,
+                                        greenStride: grid.greenStride, blueStride: grid.blueStride,
+                                        smooth: lambda > 0))
+                        }
                     }
                 }
             }
@@ -87,6 +100,7 @@ final class LatticeOperator {
         let offsets: UnsafePointer<Int>
         let penalty: UnsafePointer<Double>
         let reach: UnsafePointer<(low: Int, high: Int)>
+        let hasData: UnsafePointer<UInt8>
         let greenStride: Int
         let blueStride: Int
         let smooth: Bool
@@ -95,8 +109,10 @@ final class LatticeOperator {
         @inline(__always)
         func row(_ x: UnsafePointer<SIMD4<Double>>, slot: Int, _ r: Int, _ g: Int, _ b: Int) -> SIMD4<Double> {
             var sum = LatticeSolver.ridge * x[slot]
-            let m = matrix + slot &* 27
-            for k in 0..<27 { sum += m[k] * x[slot &+ offsets[k]] }
+            if hasData[slot] != 0 {
+                let m = matrix + slot &* 27
+                for k in 0..<27 { sum += m[k] * x[slot &+ offsets[k]] }
+            }
             if smooth {
                 sum += axis(x, slot, 1, r) + axis(x, slot, greenStride, g) + axis(x, slot, blueStride, b)
             }

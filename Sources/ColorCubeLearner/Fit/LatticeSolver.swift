@@ -52,8 +52,9 @@ enum LatticeSolver {
 
     static let ridge = 1e-9
     /// Relative residual at which the fit counts as solved. On the 24 Mpx coffee pair graded
-    /// teal-orange, against a solve to 1e-12 the 33-cube differs by at most 0.0008 codes (0.01 at
-    /// 1e-6, 0.05 at 1e-5); 1e-7 takes 22 iterations there, 1e-6 17.
+    /// teal-orange (global-model prior), against a solve to 1e-12 the 33-cube differs by at most
+    /// 0.03-0.04 codes, 0.001-0.002 on average (the two solves with matrices summed in different
+    /// orders agree to 0.0003); 1e-7 takes 22 iterations there, 1e-6 17.
     static let tolerance = 1e-7
 
     /// - Parameter start: where conjugate gradients start (a lattice on the same grid, say the last
@@ -61,30 +62,29 @@ enum LatticeSolver {
     static func solve(colors: [FitColor], totalWeight: UInt64, size: Int, smoothness: Double,
                       prior: GlobalModel = .identity, start: [SIMD4<Double>]? = nil) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
+        // Each level's matrix comes from cell moments: on lattices whose nodes are every 2^k-th
+        // node of the finest (17, 33, 65 halving down) the finest level's moments give them all;
+        // other ladders (64, 32) sum moments per level. The finest level's right-hand side is a
+        // pass of its own over the colours, beside them on the other core.
+        let nested = CellMoments.nests(sizes)
+        let momentSizes = nested ? [sizes[0]] : sizes
+        let summed = Locked<(moments: [CellMoments?], data: NormalEquations.DataSide?)>(
+            (Array(repeating: nil, count: momentSizes.count), nil))
+        ParallelLoop.run(iterations: momentSizes.count + 1) { task in
+            if task == 0 {
+                let data = NormalEquations.DataSide(colors: colors, totalWeight: totalWeight, size: sizes[0], base: prior)
+                summed.withLock { $0.data = data }
+            } else {
+                let moments = CellMoments(colors: colors, size: momentSizes[task - 1])
+                summed.withLock { $0.moments[task - 1] = moments }
+            }
+        }
+        let (moments, data) = summed.withLock { ($0.moments.compactMap { $0 }, $0.data) }
         let built = Locked<[NormalEquations?]>(Array(repeating: nil, count: sizes.count))
-        if sizes.count > 1, CellMoments.nests(sizes) {
-            // Two tasks of about one length: the finest level's sums over the colours, and the
-            // colours' cell moments, from which every coarser level's matrix follows.
-            ParallelLoop.run(iterations: 2) { task in
-                if task == 0 {
-                    let finest = NormalEquations(colors: colors, totalWeight: totalWeight, size: sizes[0], base: prior)
-                    built.withLock { $0[0] = finest }
-                } else {
-                    let moments = CellMoments(colors: colors, size: sizes[0])
-                    for index in 1..<sizes.count {
-                        let coarse = NormalEquations(moments: moments, size: sizes[index], totalWeight: totalWeight)
-                        built.withLock { $0[index] = coarse }
-                    }
-                }
-            }
-        } else {
-            // Lattices that do not nest: each level's data term is its own sum over the colours,
-            // built side by side.
-            ParallelLoop.run(iterations: sizes.count) { index in
-                let equations = NormalEquations(colors: colors, totalWeight: totalWeight, size: sizes[index],
-                                                base: index == 0 ? prior : .identity)
-                built.withLock { $0[index] = equations }
-            }
+        ParallelLoop.run(iterations: sizes.count) { index in
+            let equations = NormalEquations(moments: moments[nested ? 0 : index], size: sizes[index],
+                                            totalWeight: totalWeight, data: index == 0 ? data : nil)
+            built.withLock { $0[index] = equations }
         }
         let levels = built.withLock { $0 }.compactMap { $0 }.map { LatticeOperator($0, smoothness: smoothness) }
         let cycle = MultigridCycle(levels: levels)

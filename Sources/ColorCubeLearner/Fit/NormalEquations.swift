@@ -11,12 +11,10 @@ struct NormalEquations {
     let grid: LatticeGrid
     /// 27 values per slot.
     private(set) var matrix: [Double]
-    /// Right-hand side per slot, red, green, blue and a zero lane.
+    /// Right-hand side per slot, red, green, blue and a zero lane; empty on a multigrid's coarse
+    /// levels, which need only the matrix.
     private(set) var rhs: [SIMD4<Double>]
-    /// A starting point: each node's colour under the base model moved by the weighted mean of
-    /// (after - base(before)) over the colours around it, base(before) read by trilinear
-    /// interpolation of the base model at the nodes (exact for the model's curves where their
-    /// knots are nodes, and a starting point needs no more); nodes without data keep the base model.
+    /// A starting point (see `DataSide`); empty where `rhs` is.
     private(set) var averageGuess: [SIMD4<Double>]
 
     /// Stencil index of corner b seen from corner a (corners numbered red 1, green 2, blue 4).
@@ -26,74 +24,84 @@ struct NormalEquations {
         return (dr + 1) + 3 * (dg + 1) + 9 * (db + 1)
     }
 
-    init(colors: [FitColor], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
-        let grid = LatticeGrid(size: size)
-        self.grid = grid
-        // The sums touch 64 matrix entries per colour, through raw buffers: every index is in range
-        // by construction (a colour's cell lies inside the lattice, the stencil holds 0...26), and
-        // arrays' bounds checks were most of the loop's time.
-        let matrix = Self.buffer(0.0, grid.slotCount * 27), rhs = Self.buffer(SIMD4<Double>.zero, grid.slotCount)
-        let shift = Self.buffer(SIMD4<Double>.zero, grid.slotCount), shiftWeight = Self.buffer(0.0, grid.slotCount)
-        let prior = Self.buffer(SIMD4<Double>.zero, grid.slotCount)
-        let last = Double(size - 1)
-        grid.forEachNode { slot, r, g, b in
-            prior[slot] = model(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
-        }
-        let stencil = Self.buffer(0, 64)
-        _ = stencil.update(fromContentsOf: Self.cornerStencil)
-        let corners = SIMD8<Int>((0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) })
-        defer {
-            for buffer in [matrix, shiftWeight] { buffer.deallocate() }
-            for buffer in [rhs, shift, prior] { buffer.deallocate() }
-            stencil.deallocate()
-        }
-        var weights = SIMD8<Double>()
-        for color in colors {
-            let n = color.weight
-            let before = color.before
-            let after = SIMD4(color.after, 0)
-            let position = CellPosition(before, size: size)
-            let node = position.node
-            let low = 1 - position.fraction, f = position.fraction
-            for corner in 0..<8 {
-                weights[corner] = (corner & 1 != 0 ? f.x : low.x) * (corner & 2 != 0 ? f.y : low.y)
-                    * (corner & 4 != 0 ? f.z : low.z)
-            }
-            let base = grid.slot(node.x, node.y, node.z)
-            var modelled = SIMD4<Double>.zero
-            for a in 0..<8 { modelled += weights[a] * prior[base &+ corners[a]] }
-            let offsetAfter = after - modelled
-            for a in 0..<8 {
-                let wa = n * weights[a]
-                let slot = base &+ corners[a]
-                let row = slot &* 27
-                for b in 0..<8 {
-                    matrix[row &+ stencil[a &* 8 &+ b]] += wa * weights[b]
-                }
-                rhs[slot] += wa * after
-                shift[slot] += wa * offsetAfter
-                shiftWeight[slot] += wa
-            }
-        }
-        let perPixel = 1 / Double(max(totalWeight, 1))
-        self.matrix = matrix.map { $0 * perPixel }
-        self.rhs = rhs.map { $0 * perPixel }
-        var guess = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
-        grid.forEachNode { slot, _, _, _ in
-            guess[slot] = shiftWeight[slot] > 0 ? prior[slot] + shift[slot] / shiftWeight[slot] : prior[slot]
-        }
-        self.averageGuess = guess
+    /// The equations on a lattice of `size`: the matrix from `moments` (summed on this lattice or
+    /// on a finer one whose every 2^k-th node is one of these, see `CellMoments`), and the
+    /// right-hand side and starting point from `data` (nil on a coarse level, whose two stay empty).
+    init(moments: CellMoments, size: Int, totalWeight: UInt64, data: DataSide? = nil) {
+        grid = LatticeGrid(size: size)
+        matrix = Self.matrix(moments: moments, grid: grid, totalWeight: totalWeight)
+        rhs = data?.rhs ?? []
+        averageGuess = data?.averageGuess ?? []
     }
 
-    /// The normal matrix alone on a lattice of `size` whose nodes are every 2^k-th node of the
-    /// lattice `moments` were summed on (see `CellMoments`): equal to the matrix built from the
-    /// colours, up to rounding. `rhs` and `averageGuess` are left empty: a multigrid's coarse
-    /// level needs only the matrix.
-    init(moments: CellMoments, size: Int, totalWeight: UInt64) {
-        let grid = LatticeGrid(size: size)
-        self.grid = grid
+    /// What the colours give a lattice besides the matrix: the right-hand side (1/P) sum_c n_c w_a
+    /// y_c, and a starting point: each node's colour under the base model moved by the weighted
+    /// mean of (after - base(before)) over the colours around it, base(before) read by trilinear
+    /// interpolation of the base model at the nodes (exact for the model's curves where their
+    /// knots are nodes, and a starting point needs no more); nodes without data keep the base
+    /// model. One pass over the colours, 8 corners each; the matrix's 64 products per colour come
+    /// from the cell moments instead, summed alongside on another core.
+    struct DataSide {
+        let rhs: [SIMD4<Double>]
+        let averageGuess: [SIMD4<Double>]
+
+        init(colors: [FitColor], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
+            let grid = LatticeGrid(size: size)
+            // Raw buffers: every index is in range by construction (a colour's cell lies inside
+            // the lattice), and arrays' bounds checks were most of the loop's time.
+            let rhs = NormalEquations.buffer(SIMD4<Double>.zero, grid.slotCount)
+            let shift = NormalEquations.buffer(SIMD4<Double>.zero, grid.slotCount)
+            let shiftWeight = NormalEquations.buffer(0.0, grid.slotCount)
+            let prior = NormalEquations.buffer(SIMD4<Double>.zero, grid.slotCount)
+            defer {
+                shiftWeight.deallocate()
+                for buffer in [rhs, shift, prior] { buffer.deallocate() }
+            }
+            let last = Double(size - 1)
+            grid.forEachNode { slot, r, g, b in
+                prior[slot] = model(SIMD3(Double(r) / last, Double(g) / last, Double(b) / last))
+            }
+            let corners = SIMD8<Int>((0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) })
+            var weights = SIMD8<Double>()
+            for color in colors {
+                let n = color.weight
+                let after = SIMD4(color.after, 0)
+                let position = CellPosition(color.before, size: size)
+                let node = position.node
+                let low = 1 - position.fraction, f = position.fraction
+                for corner in 0..<8 {
+                    weights[corner] = (corner & 1 != 0 ? f.x : low.x) * (corner & 2 != 0 ? f.y : low.y)
+                        * (corner & 4 != 0 ? f.z : low.z)
+                }
+                let base = grid.slot(node.x, node.y, node.z)
+                var modelled = SIMD4<Double>.zero
+                for a in 0..<8 { modelled += weights[a] * prior[base &+ corners[a]] }
+                let offsetAfter = after - modelled
+                for a in 0..<8 {
+                    let wa = n * weights[a]
+                    let slot = base &+ corners[a]
+                    rhs[slot] += wa * after
+                    shift[slot] += wa * offsetAfter
+                    shiftWeight[slot] += wa
+                }
+            }
+            let perPixel = 1 / Double(max(totalWeight, 1))
+            self.rhs = rhs.map { $0 * perPixel }
+            var guess = [SIMD4<Double>](repeating: .zero, count: grid.slotCount)
+            grid.forEachNode { slot, _, _, _ in
+                guess[slot] = shiftWeight[slot] > 0 ? prior[slot] + shift[slot] / shiftWeight[slot] : prior[slot]
+            }
+            averageGuess = guess
+        }
+    }
+
+    /// The normal matrix (1/P) sum_c n_c w_a w_b on `grid`, from cell moments summed on it or on
+    /// a finer lattice whose every 2^k-th node is one of its nodes: each cell's products follow
+    /// from its 27 moments (`CellMoments.contract`), so the colours are read once for all levels.
+    /// Equal to the sums over the colours up to rounding (`CellMomentsTests`).
+    private static func matrix(moments: CellMoments, grid: LatticeGrid, totalWeight: UInt64) -> [Double] {
         let cells = moments.size - 1
-        let scale = cells / (size - 1)
+        let scale = cells / (grid.size - 1)
         let perPixel = 1 / Double(max(totalWeight, 1))
         let corners = (0..<8).map { grid.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) }
         // Per corner pair (a, b): where its product goes in a's row, and which of the 27.
@@ -127,9 +135,7 @@ struct NormalEquations {
                 }
             }
         }
-        self.matrix = matrix
-        rhs = []
-        averageGuess = []
+        return matrix
     }
 
     /// A buffer of `count` copies of `value` (the caller deallocates it).
