@@ -17,17 +17,31 @@ struct AxisInterpolation {
         self.fraction = fraction
     }
 
-    /// Calls `body(fineSlot, coarseSlot, weight)` for each fine node and each of its 8 coarse
-    /// corners, fine nodes in storage order.
+    /// Calls `body(fineSlot, coarseSlot, weight)` for each fine node and each of its coarse
+    /// corners of non-zero weight, fine nodes in storage order and corners red fastest. (A fine
+    /// node on a coarse node's plane along an axis has only the lower corner there: on lattices
+    /// that halve, more than half the corners weigh zero, and leaving them out does not change a
+    /// sum.)
     @inline(__always)
     private func forEachWeight(fine: LatticeGrid, coarse: LatticeGrid, _ body: (Int, Int, Double) -> Void) {
-        let corners = (0..<8).map { coarse.offset($0 & 1, $0 >> 1 & 1, $0 >> 2 & 1) }
-        fine.forEachNode { slot, r, g, b in
-            let base = coarse.slot(lower[r], lower[g], lower[b])
-            let f = SIMD3(fraction[r], fraction[g], fraction[b]), low = 1 - f
-            for corner in 0..<8 {
-                let w = (corner & 1 != 0 ? f.x : low.x) * (corner & 2 != 0 ? f.y : low.y) * (corner & 4 != 0 ? f.z : low.z)
-                body(slot, base + corners[corner], w)
+        let greenStride = coarse.greenStride, blueStride = coarse.blueStride
+        lower.withUnsafeBufferPointer { lower in
+            fraction.withUnsafeBufferPointer { fraction in
+                fine.forEachNode { slot, r, g, b in
+                    let base = coarse.slot(lower[r], lower[g], lower[b])
+                    let fr = fraction[r], fg = fraction[g], fb = fraction[b]
+                    for db in 0..<(fb != 0 ? 2 : 1) {
+                        let wb = db == 0 ? 1 - fb : fb
+                        for dg in 0..<(fg != 0 ? 2 : 1) {
+                            let wg = dg == 0 ? 1 - fg : fg
+                            let row = base &+ dg &* greenStride &+ db &* blueStride
+                            for dr in 0..<(fr != 0 ? 2 : 1) {
+                                let wr = dr == 0 ? 1 - fr : fr
+                                body(slot, row &+ dr, wr * wg * wb)
+                            }
+                        }
+                    }
+                }
             }
         }
     }
