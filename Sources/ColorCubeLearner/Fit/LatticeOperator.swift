@@ -113,10 +113,14 @@ final class LatticeOperator {
                 let m = matrix + slot &* 27
                 for k in 0..<27 { sum += m[k] * x[slot &+ offsets[k]] }
             }
-            if smooth {
-                sum += axis(x, slot, 1, r) + axis(x, slot, greenStride, g) + axis(x, slot, blueStride, b)
-            }
+            if smooth { sum += penaltyRow(x, slot: slot, r, g, b) }
             return sum
+        }
+
+        /// Row `slot` (node r, g, b) of lambda K times x: the smoothness term alone.
+        @inline(__always)
+        func penaltyRow(_ x: UnsafePointer<SIMD4<Double>>, slot: Int, _ r: Int, _ g: Int, _ b: Int) -> SIMD4<Double> {
+            axis(x, slot, 1, r) + axis(x, slot, greenStride, g) + axis(x, slot, blueStride, b)
         }
 
         @inline(__always)
@@ -161,17 +165,14 @@ final class LatticeOperator {
     func penaltyProduct(_ x: [SIMD4<Double>]) -> [SIMD4<Double>] {
         var y = [SIMD4<Double>](repeating: .zero, count: x.count)
         guard lambda > 0 else { return y }
-        let strides = [1, grid.greenStride, grid.blueStride]
-        grid.forEachNode { slot, r, g, b in
-            var sum = SIMD4<Double>.zero
-            for (axis, p) in [r, g, b].enumerated() {
-                let span = reach[p]
-                guard span.low <= span.high else { continue }
-                for d in span.low...span.high {
-                    sum += penalty[5 * p + d + 2] * x[slot + d * strides[axis]]
+        let grid = self.grid
+        x.withUnsafeBufferPointer { input in
+            y.withUnsafeMutableBufferPointer { output in
+                guard let x = input.baseAddress, let y = output.baseAddress else { return }
+                withKernel { kernel in
+                    grid.forEachNode { slot, r, g, b in y[slot] = kernel.penaltyRow(x, slot: slot, r, g, b) }
                 }
             }
-            y[slot] = sum
         }
         return y
     }
