@@ -89,4 +89,33 @@ import Testing
         // Within the middle: nothing moves.
         #expect(correction(dc: edge * 0.8, tilt: -0.45).allSatisfy { abs($0) < 1e-9 })
     }
+
+    /// The transform's coefficients against the DCT-II's definition, summed here term by term
+    /// (JPEG's 1/4 C(u) C(v) scale), and the inverse taking them back to the samples.
+    @Test func theBlockTransformFollowsTheDefinitionAndInvertsIt() {
+        var generator = TestRandom(seed: 8)
+        var samples = [[Double]](repeating: [Double](repeating: 0, count: 8), count: 8)
+        for y in 0..<8 { for x in 0..<8 { samples[y][x] = Double(generator.next() % 2560) / 10 - 128 } }
+        let dct = DCT8()
+        for y in 0..<8 { for x in 0..<8 { dct.block[y][x] = samples[y][x] } }
+        dct.forward()
+        func c(_ u: Int) -> Double { u == 0 ? 1 / 2.0.squareRoot() : 1 }
+        var largest = 0.0
+        for v in 0..<8 {
+            for u in 0..<8 {
+                var sum = 0.0
+                for y in 0..<8 {
+                    for x in 0..<8 {
+                        sum += samples[y][x] * cos(Double((2 * x + 1) * u) * .pi / 16) * cos(Double((2 * y + 1) * v) * .pi / 16)
+                    }
+                }
+                largest = max(largest, abs(c(u) * c(v) * sum / 4 - dct.block[v][u]))
+            }
+        }
+        #expect(largest < 1e-9, "largest difference from the definition \(largest)")
+        dct.inverse()
+        var back = 0.0
+        for y in 0..<8 { for x in 0..<8 { back = max(back, abs(dct.block[y][x] - samples[y][x])) } }
+        #expect(back < 1e-9, "largest difference after the inverse \(back)")
+    }
 }

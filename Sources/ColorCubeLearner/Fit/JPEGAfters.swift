@@ -179,6 +179,8 @@ struct JPEGAfters {
         // Predicted YCbCr of each colour (8-bit scale, chroma without its offset), clamped as the
         // encoder's 8-bit input was.
         let predictedYCC = predicted.map { Self.ycc(($0 * 255).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 255))) }
+        // Each component's sample column for every pixel column.
+        let sampleColumns = components.map { component in (0..<width).map { $0 / component.horizontalStep } }
         let entries = pair.entries, decoded = pair.decoded, weights = pair.weights
         let everyPixel = change.countsEveryPixel
         let full = Double(FlatnessWeights.full)
@@ -188,36 +190,39 @@ struct JPEGAfters {
             ParallelLoop.run(iterations: count) { index in
                 let top = (first + index) * bandRows
                 let rows = min(bandRows, height - top)
+                let pixels = rows * width
                 // The band's predicted YCbCr per pixel; a pixel without a colour in the tally keeps
                 // its decoded after.
-                var ycc = [SIMD3<Double>](repeating: .zero, count: rows * width)
-                for i in ycc.indices {
-                    let pixel = top * width + i
-                    let entry = Int(entries[pixel])
-                    ycc[i] = entry >= 0 ? predictedYCC[entry]
-                        : Self.ycc(SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
-                                         Double(decoded[pixel * 3 + 2])))
-                }
-                var moves = [SIMD3<Double>](repeating: .zero, count: rows * width)
-                // A greyscale file holds luma alone and decodes to grey: its chroma is exactly 0.
-                for channel in components.count..<3 {
-                    for i in moves.indices { moves[i][channel] = -ycc[i][channel] }
-                }
-                for (channel, component) in components.enumerated() {
-                    let correction = Self.correction(component, channel: channel, bandTop: top, bandRows: bandRows,
-                                                     rows: rows, width: width, ycc: ycc)
-                    let sh = component.horizontalStep, sv = component.verticalStep, perRow = component.widthInBlocks * 8
-                    for y in 0..<rows {
-                        for x in 0..<width { moves[y * width + x][channel] = correction[(y / sv) * perRow + x / sh] }
+                let ycc = [SIMD3<Double>](unsafeUninitializedCapacity: pixels) { buffer, initialized in
+                    for i in 0..<pixels {
+                        let pixel = top * width + i
+                        let entry = Int(entries[pixel])
+                        buffer[i] = entry >= 0 ? predictedYCC[entry]
+                            : Self.ycc(SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
+                                             Double(decoded[pixel * 3 + 2])))
                     }
+                    initialized = pixels
+                }
+                // Each pixel's target: its predicted YCbCr moved as the stored coefficients ask.
+                // A greyscale file holds luma alone and decodes to grey: its chroma is exactly 0.
+                var targets = ycc
+                if components.count == 1 {
+                    for i in 0..<pixels { targets[i].y = 0; targets[i].z = 0 }
+                }
+                for channel in components.indices {
+                    let correction = Self.correction(components[channel], channel: channel, bandTop: top,
+                                                     bandRows: bandRows, rows: rows, width: width, ycc: ycc)
+                    Self.add(correction, of: components[channel], columns: sampleColumns[channel], channel: channel,
+                             rows: rows, width: width, to: &targets)
                 }
                 // Each pixel's weighted move from its decoded after to its target, RGB 0...1; and
-                // at full weight, its target less its weighted decoded after.
-                var fullMoves = [SIMD3<Double>](repeating: .zero, count: everyPixel ? moves.count : 0)
-                for i in moves.indices {
+                // at full weight, its target less its weighted decoded after (0 for a pixel left out).
+                var moves = [SIMD3<Double>](repeating: .zero, count: pixels)
+                var fullMoves = [SIMD3<Double>](repeating: .zero, count: everyPixel ? pixels : 0)
+                for i in 0..<pixels {
                     let pixel = top * width + i
                     guard entries[pixel] >= 0 else { continue }
-                    let target = Self.rgb(ycc[i] + moves[i])
+                    let target = Self.rgb(targets[i])
                     let after = SIMD3(Double(decoded[pixel * 3]), Double(decoded[pixel * 3 + 1]),
                                       Double(decoded[pixel * 3 + 2]))
                     let weight = Double(weights[pixel])
@@ -226,19 +231,41 @@ struct JPEGAfters {
                 }
                 results.withLock { $0[index] = (moves, fullMoves) }
             }
-            let moves = results.withLock { $0 }
-            for index in 0..<count {
-                let start = (first + index) * bandRows * width
-                for (i, move) in moves[index].weighted.enumerated() {
-                    let entry = Int(entries[start + i])
-                    guard entry >= 0 else { continue }
-                    change.weighted[entry] += move
-                    if everyPixel {
-                        change.full[entry] += moves[index].full[i]
-                        change.fullWeight[entry] += Int(FlatnessWeights.full) - Int(weights[start + i])
+            Self.sum(results.withLock { $0 }, firstPixel: first * bandRows * width, entries: entries, weights: weights,
+                     into: &change)
+        }
+    }
+
+    /// Adds bands' moves (pixel by pixel from `firstPixel`, as `addChange` computes them) into
+    /// `change`, in pixel order. (Split among the cores by ranges of colours, each core reading
+    /// every move, this took longer: the moves are read from memory once per core.)
+    private static func sum(_ bands: [(weighted: [SIMD3<Double>], full: [SIMD3<Double>])], firstPixel: Int,
+                            entries: [Int32], weights: [UInt8], into change: inout Change) {
+        let everyPixel = change.countsEveryPixel
+        var start = firstPixel
+        entries.withUnsafeBufferPointer { entries in
+            change.weighted.withUnsafeMutableBufferPointer { weighted in
+                for band in bands {
+                    band.weighted.withUnsafeBufferPointer { moves in
+                        for (i, move) in moves.enumerated() {
+                            let entry = Int(entries[start + i])
+                            if entry >= 0 { weighted[entry] += move }
+                        }
                     }
+                    start += band.weighted.count
                 }
             }
+        }
+        guard everyPixel else { return }
+        start = firstPixel
+        for band in bands {
+            for (i, move) in band.full.enumerated() {
+                let entry = Int(entries[start + i])
+                guard entry >= 0 else { continue }
+                change.full[entry] += move
+                change.fullWeight[entry] += Int(FlatnessWeights.full) - Int(weights[start + i])
+            }
+            start += band.full.count
         }
     }
 
@@ -258,52 +285,94 @@ struct JPEGAfters {
         // over each sample's pixels.
         var plane = [Double](repeating: 0, count: planeWidth * planeRows)
         let share = 1 / Double(sh * sv)
-        for row in 0..<(blockRows * 8) {
-            for sx in 0..<planeWidth {
-                var sum = 0.0
-                for dy in 0..<sv {
-                    let y = min(row * sv + dy, rows - 1)
-                    for dx in 0..<sh {
-                        sum += ycc[y * width + min(sx * sh + dx, width - 1)][channel]
-                    }
-                }
-                plane[row * planeWidth + sx] = sum * share
-            }
-        }
-        let levelShift = channel == 0 ? 128.0 : 0.0
-        let steps = component.quantization.map(Double.init)
-        component.coefficients.withUnsafeBufferPointer { stored in
-            for blockRow in 0..<blockRows {
-                for bx in 0..<component.widthInBlocks {
-                    let origin = blockRow * 8 * planeWidth + bx * 8
-                    var block = DCT8.Block()
-                    for r in 0..<8 {
-                        for c in 0..<8 { block[r][c] = plane[origin + r * planeWidth + c] - levelShift }
-                    }
-                    let predicted = DCT8.forward(block)
-                    let base = ((firstBlockRow + blockRow) * component.widthInBlocks + bx) * 64
-                    var moved = DCT8.Block()
-                    var anyMoved = false
-                    for u in 0..<8 {
-                        for v in 0..<8 {
-                            let k = u * 8 + v
-                            let step = steps[k], value = predicted[u][v]
-                            let centre = Double(stored[base + k]) * step
-                            let half = k == 0 ? step * Self.dcInterval / 2 : step / 2
-                            let nearest = min(max(value, centre - half), centre + half)
-                            moved[u][v] = nearest - value
-                            anyMoved = anyMoved || nearest != value
+        let columns = (0..<(planeWidth * sh)).map { min($0, width - 1) }
+        ycc.withUnsafeBytes { yccBytes in
+            plane.withUnsafeMutableBufferPointer { plane in
+                columns.withUnsafeBufferPointer { columns in
+                    let laneOffset = channel * MemoryLayout<Double>.stride, pixelBytes = MemoryLayout<SIMD3<Double>>.stride
+                    for row in 0..<(blockRows * 8) {
+                        for sx in 0..<planeWidth {
+                            var sum = 0.0
+                            for dy in 0..<sv {
+                                let rowStart = min(row * sv + dy, rows - 1) * width
+                                for dx in 0..<sh {
+                                    sum += yccBytes.load(fromByteOffset: (rowStart + columns[sx * sh + dx]) * pixelBytes + laneOffset,
+                                                         as: Double.self)
+                                }
+                            }
+                            plane[row * planeWidth + sx] = sum * share
                         }
                     }
-                    guard anyMoved else { continue }
-                    let back = DCT8.inverse(moved)
-                    for r in 0..<8 {
-                        for c in 0..<8 { correction[origin + r * planeWidth + c] = back[r][c] }
+                }
+            }
+        }
+        let levelShift = DCT8.Row(repeating: channel == 0 ? 128 : 0)
+        // Each row of frequencies' steps, and the half width of the interval each coefficient is
+        // moved into: half a step, the DC's narrowed to `dcInterval` of its step.
+        let steps = (0..<8).map { u in DCT8.Row((0..<8).map { Double(component.quantization[u * 8 + $0]) }) }
+        var halves = steps.map { $0 / 2 }
+        halves[0][0] = steps[0][0] * Self.dcInterval / 2
+        let dct = DCT8()
+        let block = dct.block
+        plane.withUnsafeBytes { samples in
+            correction.withUnsafeMutableBytes { moves in
+                component.coefficients.withUnsafeBufferPointer { stored in
+                    let rowBytes = planeWidth * MemoryLayout<Double>.stride
+                    for blockRow in 0..<blockRows {
+                        for bx in 0..<component.widthInBlocks {
+                            let origin = (blockRow * 8 * planeWidth + bx * 8) * MemoryLayout<Double>.stride
+                            for r in 0..<8 {
+                                block[r] = samples.loadUnaligned(fromByteOffset: origin + r * rowBytes, as: DCT8.Row.self)
+                                    - levelShift
+                            }
+                            dct.forward()
+                            let base = ((firstBlockRow + blockRow) * component.widthInBlocks + bx) * 64
+                            var anyMoved = false
+                            for u in 0..<8 {
+                                let value = block[u], step = steps[u], half = halves[u]
+                                var moved = DCT8.Row()
+                                for v in 0..<8 {
+                                    let centre = Double(stored[base + u * 8 + v]) * step[v]
+                                    let nearest = min(max(value[v], centre - half[v]), centre + half[v])
+                                    moved[v] = nearest - value[v]
+                                    anyMoved = anyMoved || nearest != value[v]
+                                }
+                                block[u] = moved
+                            }
+                            guard anyMoved else { continue }
+                            dct.inverse()
+                            for r in 0..<8 {
+                                moves.storeBytes(of: block[r], toByteOffset: origin + r * rowBytes, as: DCT8.Row.self)
+                            }
+                        }
                     }
                 }
             }
         }
         return correction
+    }
+
+    /// Adds one component's `correction` (its samples' moves, as `correction` returns them) to
+    /// lane `channel` of every pixel of the band in `targets`; `columns` holds each pixel
+    /// column's sample column.
+    private static func add(_ correction: [Double], of component: JPEGCoefficients.Component, columns: [Int],
+                            channel: Int, rows: Int, width: Int, to targets: inout [SIMD3<Double>]) {
+        let perRow = component.widthInBlocks * 8, sv = component.verticalStep
+        correction.withUnsafeBufferPointer { correction in
+            columns.withUnsafeBufferPointer { columns in
+                targets.withUnsafeMutableBytes { targets in
+                    let laneOffset = channel * MemoryLayout<Double>.stride, pixelBytes = MemoryLayout<SIMD3<Double>>.stride
+                    for y in 0..<rows {
+                        let samples = (y / sv) * perRow
+                        for x in 0..<width {
+                            let offset = (y * width + x) * pixelBytes + laneOffset
+                            let value = targets.load(fromByteOffset: offset, as: Double.self) + correction[samples + columns[x]]
+                            targets.storeBytes(of: value, toByteOffset: offset, as: Double.self)
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// JFIF's YCbCr of an RGB colour, 8-bit scale, chroma without its offset of 128.
@@ -318,56 +387,5 @@ struct JPEGAfters {
     @inline(__always)
     private static func rgb(_ c: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(c.x + 1.402 * c.z, c.x - 0.344136286 * c.y - 0.714136286 * c.z, c.x + 1.772 * c.y)
-    }
-}
-
-/// The 8x8 two-dimensional DCT-II JPEG uses, orthonormal (JPEG's 1/4 C(u) C(v) scale), on
-/// blocks held as eight rows of eight.
-enum DCT8 {
-    /// Eight rows of eight values: samples (row, column) or coefficients (row frequency, column
-    /// frequency).
-    struct Block {
-        var rows = [SIMD8<Double>](repeating: .zero, count: 8)
-        subscript(row: Int) -> SIMD8<Double> {
-            get { rows[row] }
-            set { rows[row] = newValue }
-        }
-    }
-
-    /// basis[u][x] = C(u)/2 cos((2x + 1) u pi / 16): frequency u's weight at position x.
-    static let basis: Block = {
-        var basis = Block()
-        for u in 0..<8 {
-            let scale = u == 0 ? (1 / 8.0).squareRoot() : 0.5
-            for x in 0..<8 { basis[u][x] = scale * cos(Double((2 * x + 1) * u) * Double.pi / 16) }
-        }
-        return basis
-    }()
-    /// The transposed basis: transposed[x][u] = basis[u][x].
-    static let transposed: Block = {
-        var transposed = Block()
-        for x in 0..<8 { for u in 0..<8 { transposed[x][u] = basis[u][x] } }
-        return transposed
-    }()
-
-    /// The coefficients of a block of samples: B X B^T.
-    static func forward(_ block: Block) -> Block {
-        product(basis, product(block, transposed))
-    }
-
-    /// The samples of a block of coefficients: B^T C B.
-    static func inverse(_ block: Block) -> Block {
-        product(transposed, product(block, basis))
-    }
-
-    /// The matrix product A B: row r is sum_i A[r][i] B[i].
-    private static func product(_ a: Block, _ b: Block) -> Block {
-        var result = Block()
-        for r in 0..<8 {
-            var sum = SIMD8<Double>.zero
-            for i in 0..<8 { sum += a[r][i] * b[i] }
-            result[r] = sum
-        }
-        return result
     }
 }
