@@ -241,31 +241,27 @@ struct JPEGAfters {
     /// every move, this took longer: the moves are read from memory once per core.)
     private static func sum(_ bands: [(weighted: [SIMD3<Double>], full: [SIMD3<Double>])], firstPixel: Int,
                             entries: [Int32], weights: [UInt8], into change: inout Change) {
-        let everyPixel = change.countsEveryPixel
+        let everyPixel = change.countsEveryPixel, full = Int(FlatnessWeights.full)
         var start = firstPixel
         entries.withUnsafeBufferPointer { entries in
             change.weighted.withUnsafeMutableBufferPointer { weighted in
-                for band in bands {
-                    band.weighted.withUnsafeBufferPointer { moves in
-                        for (i, move) in moves.enumerated() {
-                            let entry = Int(entries[start + i])
-                            if entry >= 0 { weighted[entry] += move }
+                change.full.withUnsafeMutableBufferPointer { fullSums in
+                    change.fullWeight.withUnsafeMutableBufferPointer { fullWeights in
+                        for band in bands {
+                            for (i, move) in band.weighted.enumerated() {
+                                let entry = Int(entries[start + i])
+                                guard entry >= 0 else { continue }
+                                weighted[entry] += move
+                                if everyPixel {
+                                    fullSums[entry] += band.full[i]
+                                    fullWeights[entry] += full - Int(weights[start + i])
+                                }
+                            }
+                            start += band.weighted.count
                         }
                     }
-                    start += band.weighted.count
                 }
             }
-        }
-        guard everyPixel else { return }
-        start = firstPixel
-        for band in bands {
-            for (i, move) in band.full.enumerated() {
-                let entry = Int(entries[start + i])
-                guard entry >= 0 else { continue }
-                change.full[entry] += move
-                change.fullWeight[entry] += Int(FlatnessWeights.full) - Int(weights[start + i])
-            }
-            start += band.full.count
         }
     }
 
