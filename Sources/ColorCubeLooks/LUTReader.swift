@@ -10,13 +10,15 @@ public enum LUTReader {
     /// `formats` is the table the format is looked up in when `format` is nil:
     /// `LUTFormats.portable` with this module alone; ColorCubeConverter's `read(path:format:options:)`
     /// passes its `LUTFormats.all`.
-    /// - Throws: `FileError.cannotOpen` for a folder or a file that cannot be read,
+    /// - Throws: `FileError.notAFile` for a folder, FIFO or device, `FileError.tooLarge` for a
+    ///   file past `BinaryFile.maxBytes`, `FileError.cannotOpen` for a file that cannot be read,
     ///   `LUTFileError.unknownFormat` when neither `format`, the extension nor the content tells
     ///   the format; otherwise the format reader's errors, each naming the file.
     public static func read(path: String, format: (any LUTFileFormat)? = nil,
                             options: LUTReadOptions = LUTReadOptions(), formats: [any LUTFileFormat]) throws -> Look {
-        if Folders.exists(path) {
-            throw FileError.cannotOpen(path: path, reason: "it is a folder, not a LUT file")
+        // Before anything opens it: a FIFO would block the first read, a device never end.
+        if let kind = BinaryFile.specialKind(path: path) {
+            throw FileError.notAFile(path: path, kind: kind)
         }
         guard let format = format ?? formats.forPath(path) ?? formats.sniff(path: path) else {
             throw LUTFileError.unknownFormat(path: path, readable: formats.extensionGroups)

@@ -1,9 +1,15 @@
+import Foundation
 import ArgumentParser
 
 @main
 struct ColorCubeCommand: ParsableCommand {
     static func main() {
         InterruptHandler.install()
+        if let typo = CommandLine.arguments.dropFirst().first, let suggestion = suggestion(for: typo) {
+            Diagnostics.error("unknown command '\(typo.prefix(40))'; did you mean '\(suggestion)'? "
+                + "(colorcube --help lists the commands)")
+            Foundation.exit(64)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -25,4 +31,31 @@ struct ColorCubeCommand: ParsableCommand {
         version: "0.1.0",
         subcommands: [Generate.self, Convert.self, Apply.self, Combine.self, Invert.self, Info.self, Preview.self, Learn.self]
     )
+}
+
+extension ColorCubeCommand {
+    /// The command `word` was probably meant to be, when it is no command but within two edits
+    /// of one ("aply", "conver"); nil for commands, options and words far from any.
+    static func suggestion(for word: String) -> String? {
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !word.hasPrefix("-"), !names.contains(word) else { return nil }
+        let scored = names.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }
+        guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2,
+              best.distance < best.name.count else { return nil }
+        return best.name
+    }
+
+    /// Levenshtein distance between `a` and `b`.
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.prefix(64)), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1] + [Int](repeating: 0, count: b.count)
+            for (j, y) in b.enumerated() {
+                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
 }

@@ -95,6 +95,8 @@ extension Diagnostics {
             "; check --raw and --pixel-format against the producer's"
         case .raisePixelLimit:
             "; raise the limit with --max-pixels N (or \(PixelLimit.environmentVariable)=N)"
+        case .lookComesFirst:
+            " The look comes first: colorcube apply LOOK INPUT... -o OUTPUT"
         }
     }
 

@@ -199,17 +199,37 @@ import Testing
         #expect(look.format is HaldFormat && look.notes.isEmpty)
     }
 
-    @Test func aSquareImageNeitherReadingFitsIsReadAsHaldWithANote() throws {
-        // Pixels in a random order are rough in both layouts.
+    @Test func aSquareImageNeitherReadingFitsIsRefusedAsNoLook() throws {
+        // Pixels in a random order follow no grid in either layout: a picture, not a look.
         let folder = try TemporaryDirectory()
         var generator = TestRandom(seed: 7)
         let samples = (0..<(64 * 64 * 3)).map { _ in UInt8.random(in: 0...255, using: &generator) }
         let path = folder.file("scrambled.png")
         try PNGFile.write(RasterImage(width: 64, height: 64, channels: 3, pixels: .eight(samples)), to: path)
-        let look = try LUTReader.read(path: path)
-        #expect(look.format is HaldFormat)
-        #expect(look.notes.count == 1)
-        #expect(look.notes.first?.contains("pass --layout hald or --layout tile to choose") == true)
+        let error = #expect(throws: ImageLUTError.self) { try LUTReader.read(path: path) }
+        guard case .notALUTImage(let errorPath, let size, let incoherence)? = error else {
+            Issue.record("expected notALUTImage, got \(String(describing: error))")
+            return
+        }
+        #expect(errorPath == path && size == 16)
+        #expect(incoherence > 0.9, "\(incoherence)")
+        #expect(error?.remedy == .lookComesFirst)
+        // Asked for by name, the layout is read as asked.
+        let asHald = try LUTReader.read(path: path, options: LUTReadOptions(imageLayout: .hald))
+        #expect(asHald.format is HaldFormat)
+    }
+
+    /// Every sample look's reference, and identities of every size, are far below the limit.
+    @Test func sampleLooksFollowTheirGrid() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("LUTs")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".png") }
+        #expect(names.count >= 5)
+        for name in names {
+            let look = try LUTReader.read(path: folder.appendingPathComponent(name).path)
+            let table = try #require(look.plainTable)
+            #expect(ImageLUT.gridIncoherence(table) < 0.01, "\(name)")
+        }
     }
 
     // MARK: An explicit choice

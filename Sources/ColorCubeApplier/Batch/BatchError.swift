@@ -13,6 +13,9 @@ public enum BatchError: ColorCubeError, Equatable {
     case outputNotAFolder(path: String)
     /// A single output file in a format colorcube does not write.
     case unsupportedOutputFormat(path: String)
+    /// The input was given as a clip (a clip to a clip's name) but is not one colorcube can read:
+    /// `reason` says what it is instead.
+    case notAClip(path: String, reason: String)
 
     /// A walk that found no image to process.
     case noImages(inputs: [String], passedOver: [String])
@@ -21,7 +24,7 @@ public enum BatchError: ColorCubeError, Equatable {
     public var path: String? {
         switch self {
         case .noInputs: nil
-        case .missingInput(let path), .outputNotAFolder(let path), .unsupportedOutputFormat(let path): path
+        case .missingInput(let path), .outputNotAFolder(let path), .unsupportedOutputFormat(let path), .notAClip(let path, _): path
         case .outputCollision(_, _, let output), .outputInsideInput(let output, _): output
         case .noImages(let inputs, _): inputs.first
         }
@@ -43,6 +46,8 @@ public enum BatchError: ColorCubeError, Equatable {
         case .unsupportedOutputFormat(let path):
             "cannot write \(path): colorcube writes \(ImageCodecs.writableExtensions) images; name the output "
                 + "with one of those extensions, or give a folder"
+        case .notAClip(let path, let reason):
+            "cannot read \(path): \(reason); give a video clip (MP4, MOV, Matroska, WebM, AVI, MXF, MPEG, FLV)"
         case .outputInsideInput(let output, let input):
             "the output folder \(output) is inside the input folder \(input), so a later run would take outputs "
                 + "for inputs; choose an output folder outside it"

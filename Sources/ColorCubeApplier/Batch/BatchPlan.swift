@@ -39,6 +39,11 @@ public struct BatchPlan: Sendable {
         let singleFileInput = inputs.count == 1 && !Folders.exists(inputs[0]) && !Folders.exists(output)
         let singleClip = singleFileInput && VideoContainer.isVideoExtension(outputExtension)
             && VideoContainer.matches(path: inputs[0])
+        if !singleClip, singleFileInput, VideoContainer.isVideoExtension(outputExtension),
+           VideoContainer.isVideoExtension(FilePath.pathExtension(inputs[0])) {
+            // "clip.mp4 -o graded.mp4" where clip.mp4 is no clip: the input is what is wrong.
+            throw BatchError.notAClip(path: inputs[0], reason: Self.whyNotAClip(inputs[0]))
+        }
         if !singleClip, singleFileInput, outputFormat == nil, !outputExtension.isEmpty {
             // "photo.jpg -o photo.gif" names a file in a format colorcube does not write, not a folder.
             throw BatchError.unsupportedOutputFormat(path: output)
@@ -180,5 +185,13 @@ public struct BatchPlan: Sendable {
         for folder in folders where OutputSafety.isInside(output, folder: folder) {
             throw BatchError.outputInsideInput(output: output, input: folder)
         }
+    }
+
+    /// What a file named as a clip is instead, in words: empty, an image, or unknown bytes.
+    private static func whyNotAClip(_ path: String) -> String {
+        guard let probe = try? FileProbe(path: path) else { return "it cannot be opened" }
+        if probe.head.isEmpty { return "it is empty (0 bytes)" }
+        if let codec = ImageCodecs.sniff(probe: probe) { return "it is a \(codec.displayName) image, not a video clip" }
+        return "its first bytes are not those of a video container colorcube knows"
     }
 }

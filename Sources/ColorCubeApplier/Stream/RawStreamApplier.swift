@@ -11,9 +11,10 @@ import ColorCubeCore
 /// (`-f rawvideo -pix_fmt FMT`): frames of exactly `width * height * format.bytesPerPixel`
 /// bytes are read, processed and written in order.
 ///
-/// Frames travel in pieces of at most `pieceBytes` (whole pixels, never two frames in one), so
-/// memory stays at `bufferCount` pieces, a few megabytes, whatever the frame size or the stream's
-/// length, and a piece stays in the processor's cache from read to write. Reading the next piece
+/// Frames travel in pieces of at most `pieceBytes` (whole pixels, never two frames in one), so a
+/// piece stays in the processor's cache from read to write. Only whole frames are written (a
+/// frame's pieces wait for its last one), so memory is one frame and two pieces, or
+/// `bufferCount` pieces for frames of fewer, whatever the stream's length. Reading the next piece
 /// overlaps with processing the current one (a reader thread) and with writing the previous one (a
 /// writer thread); each piece is split across all cores. Short reads and stalls are waited out.
 /// The planar format is processed a whole frame at a time, as its planes are apart.
@@ -71,8 +72,8 @@ public struct RawStreamApplier: Sendable {
     /// - Throws: `StreamError.invalidFrameSize`, `.pixelLimit` (over `pixelLimit`) or `.outOfMemory`
     ///   (the frame buffers cannot be allocated) before reading anything;
     ///   `.partialFrame(strayBytes:framesWritten:)` when the input ends inside a frame (every
-    ///   complete frame has been written by then, and the whole pixels of the incomplete one in an
-    ///   interleaved format: a filter passes on what it was given); `.readFailed`, `.writeFailed`,
+    ///   complete frame has been written by then, and nothing of the incomplete one: only whole
+    ///   frames are written, as ffmpeg does); `.readFailed`, `.writeFailed`,
     ///   `.threadUnavailable`.
     public func run(input: Int32, output: Int32) throws(StreamError) -> Int {
         guard width > 0, height > 0 else { throw .invalidFrameSize(width: width, height: height) }
@@ -86,7 +87,11 @@ public struct RawStreamApplier: Sendable {
 
         let pieceBytes = format.layout == nil ? frameBytes
             : min(frameBytes, Self.pieceBytes / format.bytesPerPixel * format.bytesPerPixel)
-        let pipeline = try StreamPipeline(frameBytes: frameBytes, pieceBytes: pieceBytes, bufferCount: Self.bufferCount)
+        // Only whole frames are written, so a frame's pieces wait until its last one is read: the
+        // buffers must hold a whole frame and the next one's first piece.
+        let piecesPerFrame = (frameBytes + pieceBytes - 1) / pieceBytes
+        let pipeline = try StreamPipeline(frameBytes: frameBytes, pieceBytes: pieceBytes,
+                                          bufferCount: max(Self.bufferCount, piecesPerFrame + 2))
         defer { pipeline.shutDown() }
         var status = WorkerThread.start { pipeline.readPieces(from: input) }
         guard status == 0 else { throw .threadUnavailable(errno: status) }
@@ -96,25 +101,34 @@ public struct RawStreamApplier: Sendable {
         // Set when the input has ended or failed; reported once the writer has drained.
         var strayBytes = 0
         var readError: Int32 = 0
+        // The processed pieces of the frame being read, held back until it is complete.
+        var held: [StreamPipeline.Piece] = []
+        // Hands the held pieces of an incomplete frame back without writing them.
+        func dropHeld() {
+            for piece in held { pipeline.toWriter.push(.write(piece, bytes: 0)) }
+            held.removeAll()
+        }
         while let event = pipeline.inbox.pop() {
             switch event {
             case .read(let piece):
-                // An incomplete last piece: its whole pixels, unless the planes of a frame are apart.
                 let start = pipeline.buffers.start(of: piece.buffer)
-                var pixels = piece.bytes / format.bytesPerPixel
                 if format.layout != nil {
-                    apply(toPixels: start, count: pixels)
+                    apply(toPixels: start, count: piece.bytes / format.bytesPerPixel)
                 } else if piece.endsFrame {
                     apply(toFrame: start)
-                } else {
-                    pixels = 0
                 }
-                pipeline.toWriter.push(.write(piece, bytes: pixels * format.bytesPerPixel))
+                held.append(piece)
+                if piece.endsFrame {
+                    for whole in held { pipeline.toWriter.push(.write(whole, bytes: whole.bytes)) }
+                    held.removeAll()
+                }
             case .inputEnded(let stray):
                 strayBytes = stray
+                dropHeld()
                 pipeline.toWriter.push(.finish)
             case .readFailed(let code):
                 readError = code
+                dropHeld()
                 pipeline.toWriter.push(.finish)
             case .drained(let written):
                 if readError != 0 { throw .readFailed(errno: readError, framesWritten: written) }

@@ -10,10 +10,15 @@ public enum ImageLUTError: ColorCubeError, Equatable {
     case sizeMismatch(path: String, width: Int, height: Int, foundSize: Int, expectedSize: Int, expected: ImageLUTLayout?)
     /// Some pixels are not opaque and premultiplying was not asked for.
     case transparentPixels(path: String, count: Int)
+    /// The image has an image LUT's size, but its colours do not follow the reference grid: read
+    /// as a `size`-cube, neighbouring nodes differ by `incoherence` of the colours' whole spread
+    /// (a look's nodes differ by under 1%, a photo's by 50% or more). A photo given as the look.
+    case notALUTImage(path: String, size: Int, incoherence: Double)
 
     public var path: String? {
         switch self {
-        case .wrongDimensions(let path, _, _, _, _), .sizeMismatch(let path, _, _, _, _, _), .transparentPixels(let path, _):
+        case .wrongDimensions(let path, _, _, _, _), .sizeMismatch(let path, _, _, _, _, _), .transparentPixels(let path, _),
+             .notALUTImage(let path, _, _):
             path
         }
     }
@@ -23,6 +28,7 @@ public enum ImageLUTError: ColorCubeError, Equatable {
         case .sizeMismatch(_, _, _, let found, _, _): .chooseSize(foundSize: found)
         case .transparentPixels: .premultiplyAlpha
         case .wrongDimensions: nil
+        case .notALUTImage: .lookComesFirst
         }
     }
 
@@ -48,6 +54,10 @@ public enum ImageLUTError: ColorCubeError, Equatable {
             let dimensions = expectedLayout.map { " (\($0.width)x\($0.height) pixels)" } ?? ""
             return "\(path) is \(width)x\(height) pixels, a \(found)-cube reference, but a \(expected)-cube\(dimensions) "
                 + "was expected; was it resized or generated at another size?"
+        case .notALUTImage(let path, let size, let incoherence):
+            let percent = Int((incoherence * 100).rounded())
+            return "\(path) is not a LUT image: read as a \(size)-cube, neighbouring nodes differ by \(percent)% of "
+                + "its colours' spread (an edited reference differs by under 1%); is it a photo?"
         case .transparentPixels(let path, let count):
             return "\(path) has \(count) pixel\(count == 1 ? "" : "s") that are not fully opaque; flatten the "
                 + "image before saving"

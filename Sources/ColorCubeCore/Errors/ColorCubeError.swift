@@ -37,4 +37,6 @@ public enum ErrorRemedy: Sendable, Equatable {
     case checkFrameFormat
     /// Raise the pixel limit for decoded images.
     case raisePixelLimit
+    /// A picture was given where a look was expected: the look comes first, the pictures after.
+    case lookComesFirst
 }

@@ -10,10 +10,15 @@ public enum FileError: ColorCubeError, Equatable {
     case cannotRename(from: String, to: String, reason: String)
     /// The output path names an existing folder.
     case isAFolder(path: String)
+    /// A file to read that is not a regular file: `kind` says what it is ("a FIFO (named pipe)").
+    case notAFile(path: String, kind: String)
+    /// A file to read larger than `limit` bytes; `bytes` is its size when known beforehand.
+    case tooLarge(path: String, bytes: Int?, limit: Int)
 
     public var path: String? {
         switch self {
-        case .cannotOpen(let path, _), .cannotCreate(let path, _), .cannotWrite(let path, _), .isAFolder(let path):
+        case .cannotOpen(let path, _), .cannotCreate(let path, _), .cannotWrite(let path, _), .isAFolder(let path),
+             .notAFile(let path, _), .tooLarge(let path, _, _):
             path
         case .cannotRename(_, let to, _):
             to
@@ -32,6 +37,20 @@ public enum FileError: ColorCubeError, Equatable {
             "cannot write \(to): \(reason)"
         case .isAFolder(let path):
             "cannot write \(path): it is a folder; give a file name"
+        case .notAFile(let path, let kind):
+            "cannot read \(path): it is \(kind), not a file; give a look file"
+        case .tooLarge(let path, let bytes, let limit):
+            "cannot read \(path): it is "
+                + (bytes.map { "\(Self.megabytes($0))" } ?? "larger than \(Self.megabytes(limit))")
+                + ", and colorcube reads look files of up to \(Self.megabytes(limit)) "
+                + "(set \(BinaryFile.environmentVariable) to a number of bytes to raise the limit)"
         }
+    }
+
+    /// "12.3 MB" (decimal megabytes, one decimal) from a megabyte on, else "4096 bytes".
+    private static func megabytes(_ bytes: Int) -> String {
+        guard bytes >= 1_000_000 else { return "\(bytes) bytes" }
+        let tenths = (bytes + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10) MB"
     }
 }

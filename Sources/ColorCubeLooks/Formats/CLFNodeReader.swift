@@ -14,6 +14,10 @@ struct CLFNodeReader {
         self.path = path
     }
 
+    /// The most operations a ProcessList may hold: each costs a pass over every pixel (or lattice
+    /// node), and a file of thousands of trivial nodes is an attack, not a look.
+    static let maxOperations = 1000
+
     private static let operationNames = "LUT1D, LUT3D, Matrix, Range, Log, Exponent and ASC_CDL"
     private static let operationElements: Set<String> = ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "ASC_CDL"]
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
@@ -28,8 +32,13 @@ struct CLFNodeReader {
         try checkVersion(root)
         title = root.child("Description").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
             ?? root.attribute("name")
+        let nodes = root.children.filter { !Self.metadataNames.contains($0.name) }
+        if nodes.count > Self.maxOperations {
+            throw fail(root, "the ProcessList holds \(nodes.count) operations; colorcube reads up to \(Self.maxOperations) "
+                + "(real looks hold a few dozen at most)")
+        }
         var operations: [any TransformOp] = []
-        for node in root.children where !Self.metadataNames.contains(node.name) {
+        for node in nodes {
             let (inDepth, outDepth) = try depths(node)
             let produced: [any TransformOp]
             switch node.name {
@@ -57,17 +66,17 @@ struct CLFNodeReader {
     private func checkVersion(_ root: XMLElementTree) throws(LUTFileError) {
         if let text = root.attribute("compCLFversion") {
             guard let version = Double(text.trimmingWhitespace()), version.isFinite, version > 0 else {
-                throw fail(root, "compCLFversion \"\(text)\" is not a version number")
+                throw fail(root, "compCLFversion \"\(text.excerpt)\" is not a version number")
             }
             guard version <= CLFFormat.newestVersion else {
-                throw fail(root, "compCLFversion \(text) is newer than CLF \(Int(CLFFormat.newestVersion)), the newest known")
+                throw fail(root, "compCLFversion \(text.excerpt) is newer than CLF \(Int(CLFFormat.newestVersion)), the newest known")
             }
         } else if let text = root.attribute("version") {
             guard let version = Double(text.trimmingWhitespace()), version.isFinite, version > 0 else {
-                throw fail(root, "version \"\(text)\" is not a version number")
+                throw fail(root, "version \"\(text.excerpt)\" is not a version number")
             }
             guard version <= CLFFormat.newestLegacyVersion else {
-                throw fail(root, "version \(text) is newer than the pre-SMPTE CLF versions (up to 2); "
+                throw fail(root, "version \(text.excerpt) is newer than the pre-SMPTE CLF versions (up to 2); "
                     + "SMPTE files state compCLFversion")
             }
         } else {
@@ -85,7 +94,7 @@ struct CLFNodeReader {
                 throw fail(node, "unknown element <\(node.name)> in the ProcessList; CLF operations are \(Self.operationNames)")
             }
             guard let depth = CLFBitDepth(rawValue: text.trimmingWhitespace().lowercased()) else {
-                throw fail(node, "\(name) \"\(text)\" is not a bit depth; use one of \(CLFBitDepth.names)")
+                throw fail(node, "\(name) \"\(text.excerpt)\" is not a bit depth; use one of \(CLFBitDepth.names)")
             }
             found.append(depth)
         }
@@ -104,7 +113,7 @@ struct CLFNodeReader {
             return fallback
         }
         guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
-            throw fail(element, "\(name) \"\(text)\" is not a finite number")
+            throw fail(element, "\(name) \"\(text.excerpt)\" is not a finite number")
         }
         return value
     }

@@ -154,7 +154,7 @@ public struct CinespaceFormat: LUTFileFormat {
         try next("the 1D or 3D line")
         let isThreeD = scanner.token(scanner.token(0), is: "3D")
         guard isThreeD || scanner.token(scanner.token(0), is: "1D") else {
-            throw .malformed(path: path, line: scanner.lineNumber, reason: "the second line must be 1D or 3D, not '\(scanner.string(scanner.token(0)))'")
+            throw .malformed(path: path, line: scanner.lineNumber, reason: "the second line must be 1D or 3D, not '\(scanner.excerpt(scanner.token(0)))'")
         }
         try next("the pre-LUT")
         var metadata: [String] = []

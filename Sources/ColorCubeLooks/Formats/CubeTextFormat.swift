@@ -230,7 +230,7 @@ public struct CubeTextFormat: LUTFileFormat {
             let line = scanner.lineNumber
             guard scanner.startsNumber(first) else {
                 guard layout == nil else {
-                    throw .malformed(path: path, line: line, reason: "'\(scanner.string(first))' is not a number; "
+                    throw .malformed(path: path, line: line, reason: "'\(scanner.excerpt(first))' is not a number; "
                         + "keywords must come before the first line of numbers")
                 }
                 try header.read(scanner, path: path)
@@ -256,7 +256,7 @@ public struct CubeTextFormat: LUTFileFormat {
             for channel in 0..<3 {
                 let token = scanner.token(channel)
                 guard let value = scanner.double(token), Float(value).isFinite else {
-                    throw .malformed(path: path, line: line, reason: "'\(scanner.string(token))' is not a number")
+                    throw .malformed(path: path, line: line, reason: "'\(scanner.excerpt(token))' is not a number")
                 }
                 rgb[channel] = Float(value)
             }
@@ -367,7 +367,7 @@ public struct CubeTextFormat: LUTFileFormat {
                     cubeRange = (numbers[0], numbers[1], line)
                 }
             default:
-                throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.string(tokens[0])); "
+                throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.excerpt(tokens[0])); "
                     + "a .cube header holds only \(Self.keywords)")
             }
         }
@@ -425,7 +425,7 @@ public struct CubeTextFormat: LUTFileFormat {
             for token in tokens.dropFirst() {
                 guard let number = scanner.double(token) else {
                     throw .malformed(path: path, line: scanner.lineNumber,
-                                     reason: "\(keyword): '\(scanner.string(token))' is not a number")
+                                     reason: "\(keyword): '\(scanner.excerpt(token))' is not a number")
                 }
                 numbers.append(number)
             }

@@ -85,8 +85,8 @@ public struct Discreet1DLFormat: LUTFileFormat {
             if scanner.tokenCount == 4 {
                 let text = scanner.string(scanner.token(3))
                 let half = text.hasSuffix("f") || text.hasSuffix("F")
-                guard let bits = Self.bits(forSize: Int(half ? String(text.dropLast()) : text), half: half) else {
-                    throw .malformed(path: path, line: line, reason: "output depth '\(text)' is not 256, 1024, 4096, 65536 or 65536f")
+                guard let bits = Self.bits(forSize: TextLUTParsing.wholeNumber(half ? text.dropLast() : text[...]), half: half) else {
+                    throw .malformed(path: path, line: line, reason: "output depth '\(text.excerpt)' is not 256, 1024, 4096, 65536 or 65536f")
                 }
                 depth = (bits, half)
             }

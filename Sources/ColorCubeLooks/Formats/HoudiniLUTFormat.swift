@@ -64,7 +64,7 @@ public struct HoudiniLUTFormat: TextTransformFormat {
         }
         func number(_ text: String, _ key: String, line: Int) throws(LUTFileError) -> Double {
             guard let value = Double(text), value.isFinite else {
-                throw .malformed(path: path, line: line, reason: "\(key): '\(text)' is not a finite number")
+                throw .malformed(path: path, line: line, reason: "\(key): '\(text.excerpt)' is not a finite number")
             }
             return value
         }
@@ -89,8 +89,12 @@ public struct HoudiniLUTFormat: TextTransformFormat {
         var lengths: [Int] = []
         for (index, text) in lengthItem.values.enumerated() {
             let range = kind != "c" && index == 0 ? ColorCube.sizeRange : TextLUTParsing.lengthRange
-            guard let value = Int(text), range.contains(value) else {
-                throw .malformed(path: path, line: lengthItem.line, reason: "Length '\(text)' is not a whole number in \(range.lowerBound)...\(range.upperBound)")
+            guard let value = TextLUTParsing.wholeNumber(text) else {
+                throw .malformed(path: path, line: lengthItem.line, reason: "Length '\(text.excerpt)' is not a whole number")
+            }
+            guard range.contains(value) else {
+                throw .malformed(path: path, line: lengthItem.line,
+                                 reason: "Length \(text.excerpt) is outside \(range.lowerBound)...\(range.upperBound)")
             }
             lengths.append(value)
         }

@@ -75,7 +75,7 @@ public struct PandoraFormat: TextTransformFormat {
                 inValues = true
             default:
                 guard inValues, let size else {
-                    throw .malformed(path: path, line: line, reason: "unknown line '\(scanner.string(scanner.token(0)))' before 'values red green blue'")
+                    throw .malformed(path: path, line: line, reason: "unknown line '\(scanner.excerpt(scanner.token(0)))' before 'values red green blue'")
                 }
                 guard scanner.tokenCount == 4 else {
                     throw .malformed(path: path, line: line, reason: "expected 4 whole numbers (index red green blue), found \(scanner.tokenCount)")

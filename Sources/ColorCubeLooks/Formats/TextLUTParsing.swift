@@ -14,7 +14,7 @@ enum TextLUTParsing {
         let token = scanner.token(index)
         guard let value = scanner.double(token), value.isFinite, Float(value).isFinite else {
             throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "\(what): '\(scanner.string(token))' is not a finite number")
+                             reason: "\(what): '\(scanner.excerpt(token))' is not a finite number")
         }
         return value
     }
@@ -26,11 +26,23 @@ enum TextLUTParsing {
         let token = scanner.token(index)
         guard let value = scanner.integer(token) else {
             throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "\(what): '\(scanner.string(token))' is not a whole number")
+                             reason: "\(what): '\(scanner.excerpt(token))' is not a whole number")
         }
         guard range.contains(value) else {
             throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "\(what) \(value) is outside \(range.lowerBound)...\(range.upperBound)")
+                             reason: "\(what) \(scanner.excerpt(token)) is outside \(range.lowerBound)...\(range.upperBound)")
+        }
+        return value
+    }
+
+    /// A whole number written as digits alone, however many (saturating at 2^50, which every
+    /// range refuses); nil for anything else. For sizes in text that is not read by a scanner.
+    static func wholeNumber<Text: StringProtocol>(_ text: Text) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1 << 50)
         }
         return value
     }

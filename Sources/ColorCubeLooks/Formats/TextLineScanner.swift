@@ -228,16 +228,23 @@ struct TextLineScanner {
         return slowDouble(token)
     }
 
-    /// A whole number of at most 9 digits, no sign; nil for anything else.
+    /// A whole number written as digits alone (no sign), however many; nil for anything else.
+    /// Values past 2^50 are returned as 2^50, so that a range check refuses them as out of range
+    /// rather than as not being numbers.
     func integer(_ token: Range<Int>) -> Int? {
-        guard token.count <= 9 else { return nil }
+        guard !token.isEmpty else { return nil }
         var value = 0
         for index in token {
             let byte = bytes[index]
             guard Self.isDigit(byte) else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1 << 50)
         }
         return value
+    }
+
+    /// The token's text as a message quotes it: at most 40 characters, then "...".
+    func excerpt(_ token: Range<Int>) -> String {
+        string(token.lowerBound..<min(token.upperBound, token.lowerBound + 400)).excerpt
     }
 
     private func slowDouble(_ token: Range<Int>) -> Double? {

@@ -196,7 +196,7 @@ public struct ThreeDLFormat: LUTFileFormat {
                     meshBitDepth = bits
                     continue
                 default:
-                    throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.string(first)); "
+                    throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.excerpt(first)); "
                         + "a .3dl holds only 3DMESH, Mesh, LUT8, LUT10, LUT12, LUT16 and gamma lines besides its numbers")
                 }
             }
@@ -292,12 +292,17 @@ public struct ThreeDLFormat: LUTFileFormat {
         }
     }
 
-    /// Token `index` of the current line as a code value.
+    /// Token `index` of the current line as a code value (16-bit codes at most, with room for
+    /// files that overshoot).
     private static func integer(_ scanner: TextLineScanner, _ index: Int, path: String) throws(LUTFileError) -> Int {
         let token = scanner.token(index)
         guard let number = scanner.integer(token) else {
             throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "'\(scanner.string(token))' is not a whole-number code value")
+                             reason: "'\(scanner.excerpt(token))' is not a whole-number code value")
+        }
+        guard number <= 1 << 20 else {
+            throw .malformed(path: path, line: scanner.lineNumber,
+                             reason: "code value \(scanner.excerpt(token)) is outside 0...\(1 << 20)")
         }
         return number
     }

@@ -1,33 +1,54 @@
 import ColorCubeCore
-import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 
-/// An XML document read into memory as a tree of elements, each with the line it starts on: the
-/// XML LUT formats (CLF, ASC CDL) parse with Foundation's `XMLParser` and then walk this tree.
+/// An element of an XML document read into memory, with the line it starts on: the XML LUT
+/// formats (CLF, ASC CDL) parse a file with `parse(_:path:)` and then walk these elements.
 ///
-/// Namespace prefixes are dropped from element names ("clf:LUT1D" is "LUT1D"). Bytes that are
-/// not UTF-8, and NUL bytes, are refused before parsing. A document with a DOCTYPE is refused too: no LUT format uses one, and entity definitions are how XML
-/// files expand without bound or reach outside files; external entities are never resolved.
-final class XMLElementTree {
-    let name: String
-    let attributes: [String: String]
-    /// The element's own character data (its children's are theirs).
-    var text = ""
-    var children: [XMLElementTree] = []
-    /// 1-based line of the start tag.
-    let line: Int
+/// The document is read by `XMLScanner`, colorcube's own non-validating XML 1.0 reader, not by
+/// Foundation's `XMLParser`: on Linux that one crashes on some well-formed input (a processing
+/// instruction without data) and stops at a size limit it does not state. The elements live in
+/// one flat table (`XMLDocument`), so freeing a deep document never recurses, and an element's
+/// text is decoded only when asked for.
+///
+/// Namespace prefixes are dropped from element names ("clf:LUT1D" is "LUT1D"). A document with a
+/// DOCTYPE is refused: no LUT format uses one, and entity definitions are how XML files expand
+/// without bound or reach outside files.
+struct XMLElementTree {
+    fileprivate let document: XMLDocument
+    fileprivate let index: Int
 
-    init(name: String, attributes: [String: String], line: Int) {
-        self.name = name
-        self.attributes = attributes
-        self.line = line
+    /// The element's name without its namespace prefix.
+    var name: String { document.nodes[index].name }
+
+    /// 1-based line of the start tag.
+    var line: Int { Int(document.nodes[index].line) }
+
+    /// The attributes, by name (when a name is repeated, which XML forbids, the scanner has already refused the file).
+    var attributes: [String: String] {
+        Dictionary(document.nodes[index].attributes, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The element's own character data (its children's are theirs), with references decoded.
+    var text: String { document.text(of: index) }
+
+    /// The child elements, in document order.
+    var children: [XMLElementTree] {
+        var found: [XMLElementTree] = []
+        var child = document.nodes[index].firstChild
+        while child >= 0 {
+            found.append(XMLElementTree(document: document, index: Int(child)))
+            child = document.nodes[Int(child)].nextSibling
+        }
+        return found
     }
 
     /// The first child called `name`.
     func child(_ name: String) -> XMLElementTree? {
-        children.first { $0.name == name }
+        var child = document.nodes[index].firstChild
+        while child >= 0 {
+            if document.nodes[Int(child)].name == name { return XMLElementTree(document: document, index: Int(child)) }
+            child = document.nodes[Int(child)].nextSibling
+        }
+        return nil
     }
 
     /// Every child called `name`.
@@ -38,116 +59,56 @@ final class XMLElementTree {
     /// The attribute called `name`, matched without regard to case (files in the wild write
     /// `inBitDepth` and `inbitdepth`).
     func attribute(_ name: String) -> String? {
-        if let value = attributes[name] { return value }
+        let attributes = document.nodes[index].attributes
+        if let pair = attributes.first(where: { $0.name == name }) { return pair.value }
         let lowered = name.lowercased()
-        return attributes.first { $0.key.lowercased() == lowered }?.value
+        return attributes.first { $0.name.lowercased() == lowered }?.value
     }
 
-    /// Parses `bytes` (a whole file); `path` names it in errors.
-    /// - Throws: `LUTFileError.malformed` with the line XMLParser stopped at for XML that is not
-    ///   well formed, and for a DOCTYPE.
+    /// Parses `bytes` (a whole file); `path` names it in errors. The root element is returned.
+    /// - Throws: `LUTFileError.malformed` with the line and what is wrong for XML that is not
+    ///   well formed, for a DOCTYPE, for bytes that are not UTF-8, and for a document past
+    ///   `XMLScanner.maxDepth` or `XMLScanner.maxElements`.
     static func parse(_ bytes: [UInt8], path: String) throws(LUTFileError) -> XMLElementTree {
-        if let (line, offset) = invalidUTF8(bytes) {
-            throw .malformed(path: path, line: line, reason: "byte \(offset + 1) is not UTF-8 text (or is a NUL); "
-                + "XML LUT files are UTF-8")
-        }
-        if let line = doctypeLine(bytes) {
-            throw .malformed(path: path, line: line, reason: "the file has a DOCTYPE; LUT files have none, and its "
-                + "entity definitions are not expanded for safety")
-        }
-        let builder = Builder()
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldResolveExternalEntities = false
-        parser.shouldProcessNamespaces = false
-        parser.delegate = builder
-        let succeeded = parser.parse()
-        guard succeeded, builder.stack.isEmpty, let root = builder.root else {
-            let line = max(builder.errorLine ?? parser.lineNumber, 1)
-            let reason = builder.errorLine != nil || parser.parserError != nil
-                ? "not well-formed XML: the parser stopped here (a tag not closed or closed twice, a stray '<' or '&', "
-                    + "an attribute without quotes, or the file ends early)"
-                : "not well-formed XML: the document ends inside an element or has no root element"
-            throw .malformed(path: path, line: line, reason: reason)
-        }
-        return root
-    }
-
-    /// The line and offset of the first byte that is not part of valid UTF-8, or is NUL; nil when
-    /// there is none. Checked before parsing because Foundation's XMLParser on Linux traps on
-    /// element names that are not UTF-8 (found by fuzzing).
-    private static func invalidUTF8(_ bytes: [UInt8]) -> (line: Int, offset: Int)? {
-        var parser = Unicode.UTF8.ForwardParser()
-        var iterator = bytes.makeIterator()
-        var offset = 0, line = 1
-        while true {
-            switch parser.parseScalar(from: &iterator) {
-            case .valid(let encoded):
-                if encoded.count == 1 {
-                    let byte = encoded.first ?? 0
-                    if byte == 0 { return (line, offset) }
-                    if byte == UInt8(ascii: "\n") { line += 1 }
-                }
-                offset += encoded.count
-            case .error:
-                return (line, offset)
-            case .emptyInput:
-                return nil
-            }
+        var scanner = XMLScanner(bytes: bytes)
+        do throws(XMLScanner.Failure) {
+            let document = try scanner.scan()
+            return XMLElementTree(document: document, index: 0)
+        } catch {
+            throw .malformed(path: path, line: error.line, reason: error.reason)
         }
     }
+}
 
-    /// The line of `<!DOCTYPE` in `bytes`, or nil.
-    private static func doctypeLine(_ bytes: [UInt8]) -> Int? {
-        let marker = Array("<!DOCTYPE".utf8)
-        var line = 1
-        var index = 0
-        while index + marker.count <= bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\n") { line += 1 }
-            if byte == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") {
-                var matches = true
-                for offset in 2..<marker.count where bytes[index + offset] & 0xDF != marker[offset] {
-                    matches = false
-                    break
-                }
-                if matches { return line }
-            }
-            index += 1
-        }
-        return nil
+/// The elements of one XML document in a flat table: element 0 is the root; each element links
+/// to its first child and its next sibling by index.
+final class XMLDocument {
+    struct Node {
+        var name: String
+        var attributes: [(name: String, value: String)]
+        var line: Int32
+        var firstChild: Int32 = -1
+        var lastChild: Int32 = -1
+        var nextSibling: Int32 = -1
+        /// The element's character data while it is one run of plain bytes (no references, no
+        /// CDATA, not split by a child or comment): `textStart..<textEnd` of the file.
+        var textStart: Int32 = 0
+        var textEnd: Int32 = 0
+        /// Else the index of its decoded text in `decodedTexts`.
+        var decodedText: Int32 = -1
     }
 
-    /// Collects elements as XMLParser reports them.
-    private final class Builder: NSObject, XMLParserDelegate {
-        var root: XMLElementTree?
-        var stack: [XMLElementTree] = []
-        /// The line of the first error, taken when it is reported (the parser's own line number
-        /// has moved on by the time `parse()` returns). XMLParser's error codes are libxml2's on
-        /// Linux and its own on Apple platforms, so they are not put into words.
-        var errorLine: Int?
+    let bytes: [UInt8]
+    var nodes: [Node] = []
+    var decodedTexts: [String] = []
 
-        func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
-            if errorLine == nil { errorLine = parser.lineNumber }
-        }
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+    }
 
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
-            let localName = elementName.split(separator: ":").last.map(String.init) ?? elementName
-            let element = XMLElementTree(name: localName, attributes: attributeDict, line: parser.lineNumber)
-            if let parent = stack.last {
-                parent.children.append(element)
-            } else if root == nil {
-                root = element
-            }
-            stack.append(element)
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            stack.last?.text += string
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            _ = stack.popLast()
-        }
+    func text(of index: Int) -> String {
+        let node = nodes[index]
+        if node.decodedText >= 0 { return decodedTexts[Int(node.decodedText)] }
+        return String(decoding: bytes[Int(node.textStart)..<Int(node.textEnd)], as: UTF8.self)
     }
 }

@@ -58,7 +58,7 @@ extension ColorCubeCommand.Apply {
         let outputPath = output ?? "-"
         if outputPath != "-" {
             // Opening the output truncates it: check first that it is neither the frames nor the look.
-            try OutputSafety.refuseOverwritingInput(output: outputPath, inputs: inputPath == "-" ? [look] : [inputPath, look])
+            try OutputSafety.refuseOverwritingInput(output: outputPath, inputs: inputPath == "-" ? LookSpec.paths(look) : [inputPath] + LookSpec.paths(look))
         }
         if inputPath != "-", Folders.exists(inputPath) {
             throw RawStreamFileError(path: inputPath, action: "read", reason: "it is a folder")

@@ -104,8 +104,16 @@ extension ColorCubeCommand {
             guard let output else { return }
             let started = ContinuousClock.now
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
-                                     protected: [look])
-            if !plan.singleFile { try Folders.create(output) }
+                                     protected: LookSpec.paths(look))
+            if !plan.singleFile {
+                // A name with a picture's or clip's extension is a file the user meant, not a folder to create.
+                let named = FilePath.pathExtension(output)
+                if !Folders.exists(output), ImageFormat(pathExtension: named) != nil || VideoContainer.isVideoExtension(named) {
+                    throw CommandFailure("-o \(output) names one file, but \(inputs.count == 1 ? "the folder \(inputs[0]) gives" : "\(inputs.count) inputs give") "
+                        + "several outputs; give a folder for -o (one that does not end in .\(named))")
+                }
+                try Folders.create(output)
+            }
             var options = ImageApplier.Options(ignoreProfile: ignoreProfile,
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }

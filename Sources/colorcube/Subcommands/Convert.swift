@@ -75,7 +75,7 @@ extension ColorCubeCommand {
         private func work() throws {
             let chosen = try outputFormat()
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
-            try OutputSafety.refuseOverwritingInput(output: path, inputs: [input])
+            try OutputSafety.refuseOverwritingInput(output: path, inputs: LookSpec.paths(input))
             let options = reading.options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
                                           pixelLimit: limits.pixelLimit)
             let look = try LookSpec.read(input, options: options)

@@ -44,7 +44,7 @@ extension ColorCubeCommand {
 
         func run() throws {
             try Diagnostics.reportingFailures {
-                try OutputSafety.refuseOverwritingInput(output: output, inputs: looks + [image])
+                try OutputSafety.refuseOverwritingInput(output: output, inputs: looks.flatMap(LookSpec.paths) + [image])
                 // A thumbnail's few pixels are interpolated: no colour table per look.
                 let sheetLooks = try looks.map { look in
                     let engine = try engineOptions.loadEngine(look: look, ignoreProfile: false, colorMemory: .none,
