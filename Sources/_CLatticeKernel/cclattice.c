@@ -116,9 +116,10 @@ AVX2 static INLINE void run(const cclattice_kernel *shared, const uint8_t *sourc
         if (curved) look = curves(k, look);
         __m128 out = _mm_mul_ps(look, scale);
         if (mixes) out = _mm_fmadd_ps(_mm_cvtepi32_ps(_mm_setr_epi32(red, green, blue, 0)), keep, out);
-        // Round to nearest even and clamp: the upper clamp in float keeps huge values from
-        // converting to INT32_MIN, the saturating packs do the rest.
-        __m128i ints = _mm_cvtps_epi32(_mm_min_ps(out, top));
+        // Round half up and clamp: a half added, then truncation (the lanes that matter are
+        // >= 0); the upper clamp in float keeps huge values from converting to INT32_MIN, the
+        // saturating packs do the rest.
+        __m128i ints = _mm_cvttps_epi32(_mm_add_ps(_mm_min_ps(out, top), _mm_set1_ps(0.5f)));
         __m128i shorts = _mm_packs_epi32(ints, ints);
         // 0x??BBGGRR: the top byte is the lattice's fourth lane, whatever it holds.
         uint32_t word = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(shorts, shorts));
@@ -201,7 +202,7 @@ AVX2 static INLINE __m256i fixed_row(const int16_t *a, const int16_t *b) {
 /// Trilinear for two pixels from their cells (`fixed_split`): each 128-bit half holds one pixel's
 /// node and red neighbour, so the four rows of a cell are four loads per pixel. Green, then blue
 /// lerp both halves in Int16; red lerps between the halves exactly in Int32 ((255 - j) * low +
-/// j * high, 255 times the value), then scales to codes in Float and rounds to nearest even.
+/// j * high, 255 times the value), then scales to codes in Float and rounds half up.
 /// Returns the codes as bytes: pixel a's red, green, blue, 0 in bytes 0-3, pixel b's in 16-19.
 /// `green` and `blue` pick a step's Q15 weight into every Int16 lane (pshufb controls).
 AVX2 static INLINE __m256i fixed_pair(const cclattice_kernel *k, __m128i a, __m128i b, __m256i green, __m256i blue) {
@@ -218,7 +219,8 @@ AVX2 static INLINE __m256i fixed_pair(const cclattice_kernel *k, __m128i a, __m1
     __m256i pairs = _mm256_unpacklo_epi16(both, _mm256_bsrli_epi128(both, 8));
     __m256i sums = _mm256_madd_epi16(pairs, _mm256_shuffle_epi32(cells, _MM_SHUFFLE(2, 2, 2, 2)));
     __m256 codes = _mm256_mul_ps(_mm256_cvtepi32_ps(sums), _mm256_set1_ps((float)(1.0 / 32640.0)));
-    __m256i ints = _mm256_cvtps_epi32(codes);  // |sums| < 2^24: exact in Float, no overflow
+    // |sums| < 2^24: exact in Float, no overflow; a half added and truncated rounds half up.
+    __m256i ints = _mm256_cvttps_epi32(_mm256_add_ps(codes, _mm256_set1_ps(0.5f)));
     __m256i shorts = _mm256_packs_epi32(ints, ints);
     return _mm256_packus_epi16(shorts, shorts);
 }

@@ -170,14 +170,14 @@ import Testing
         try HostileFiles.write(HostileFiles.tiff(entries: [(50706, 1)]), to: folder.file("in/raw.dng"))
         let plan = try BatchPlan(inputs: [folder.file("in")], output: folder.file("out"))
         #expect(plan.jobs.map(\.relativePath) == ["a.png"])
-        #expect(plan.passedOverSummary == ["2 files that are not images", "1 camera raw file"])
+        #expect(plan.passedOverSummary == ["2 files colorcube does not read as images (list.csv, notes.txt)", "1 camera raw file"])
     }
 
     @Test func aFolderWithoutImagesIsAnError() throws {
         let folder = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
         try Data("notes".utf8).write(to: URL(fileURLWithPath: folder.file("in/notes.txt")))
-        #expect(throws: BatchError.noImages(inputs: [folder.file("in")], passedOver: ["1 file that is not an image"])) {
+        #expect(throws: BatchError.noImages(inputs: [folder.file("in")], passedOver: ["1 file colorcube does not read as images (notes.txt)"])) {
             try BatchPlan(inputs: [folder.file("in")], output: folder.file("out"))
         }
     }

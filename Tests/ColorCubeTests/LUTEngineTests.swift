@@ -114,9 +114,9 @@ func sameBytes<T>(_ a: [T], _ b: [T]) -> Bool {
     } }
 }
 
-/// A Float32 value times `maxCode` in Float32, clamped and rounded to nearest even.
+/// A Float32 value times `maxCode` in Float32, clamped and rounded half up, as the engine rounds.
 func floatCode(_ value: Float, _ maxCode: Float) -> Int {
-    Int(min(max(value * maxCode, 0), maxCode).rounded(.toNearestOrEven))
+    Int((min(max(value * maxCode, 0), maxCode) + 0.5).rounded(.down))
 }
 
 /// All 2^24 8-bit colours as rgb24, blue slowest; built once.

@@ -5,12 +5,8 @@ import Foundation
 import Testing
 
 @Suite struct TIFFCodecTests {
-    /// ImageMagick's convert, when it is installed (tests that need it skip otherwise).
-    static let imageMagick: String? = ["/usr/bin/convert", "/usr/local/bin/convert", "/opt/homebrew/bin/convert"]
-        .first { path in
-            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-            return (try? run(path, ["-version"]))?.contains("ImageMagick") == true
-        }
+    /// ImageMagick's convert, when the real one is installed (tests that need it skip otherwise).
+    static let imageMagick: String? = CodecTestImages.imageMagick
 
     // MARK: Round trips
 

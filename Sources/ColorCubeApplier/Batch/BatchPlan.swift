@@ -113,13 +113,17 @@ public struct BatchPlan: Sendable {
         public var recognisedAs: String?
     }
 
-    /// What was passed over, as counted phrases for a summary line: "3 files that are not images",
-    /// "2 camera raw files"; empty when nothing was.
+    /// What was passed over, as counted phrases for a summary line, naming the first few files
+    /// colorcube does not read: "3 files colorcube does not read as images (a.gif, b.bmp,
+    /// notes.txt)", "2 camera raw files"; empty when nothing was.
     public var passedOverSummary: [String] {
         var phrases: [String] = []
-        let notImages = passedOver.filter { $0.recognisedAs == nil }.count
-        if notImages > 0 {
-            phrases.append(notImages == 1 ? "1 file that is not an image" : "\(notImages) files that are not images")
+        let notImages = passedOver.filter { $0.recognisedAs == nil }.map(\.relativePath)
+        if !notImages.isEmpty {
+            let shown = notImages.prefix(4).joined(separator: ", ")
+                + (notImages.count > 4 ? " and \(notImages.count - 4) more" : "")
+            phrases.append((notImages.count == 1 ? "1 file" : "\(notImages.count) files")
+                + " colorcube does not read as images (\(shown))")
         }
         var kinds: [String: Int] = [:]
         for file in passedOver {

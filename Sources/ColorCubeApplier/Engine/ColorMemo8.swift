@@ -126,7 +126,7 @@ final class ColorMemo8: @unchecked Sendable {
     /// and written. A listed pixel is not written before its colour has been read, so `source`
     /// and `destination` may be the same buffer.
     func apply(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
-               _ layout: PixelLayout, kernel: LatticeKernel) {
+               _ layout: PixelLayout, kernel: some Kernel8) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: Self.block) { colours in
             withUnsafeTemporaryAllocation(of: Int32.self, capacity: Self.block) { places in
                 guard let misses = colours.baseAddress, let missPlaces = places.baseAddress else { return }
@@ -149,7 +149,7 @@ final class ColorMemo8: @unchecked Sendable {
     @inline(__always)
     private func block(_ slots: some Slots, _ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
                        _ layout: PixelLayout, _ misses: UnsafeMutablePointer<UInt32>,
-                       _ places: UnsafeMutablePointer<Int32>, kernel: LatticeKernel) {
+                       _ places: UnsafeMutablePointer<Int32>, kernel: some Kernel8) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         var missCount = 0
         var pixel = 0

@@ -2,16 +2,22 @@ import ColorCubeCore
 import ColorCubeTransform
 
 extension LUTEngine {
-    /// Prepares a whole transform for application: the chain split into per-channel curves, one
-    /// lattice and per-channel curves (`LatticeStages`), the curves handed to the kernel as
-    /// `ChannelStages`, so a shaper, a domain or a 1D-only look is applied without baking error
-    /// (exact for 8- and 16-bit input). Only a middle that is more than one 3D LUT (a matrix before
-    /// the lattice, a CDL's saturation) is baked, into a 65-cube, with its error measured
-    /// (`LatticeStages.bakingError`). `interpolation` reads the lattice whatever the file asked for.
-    /// - Throws: `TransformError` when the chain's middle cannot be baked.
+    /// Prepares a whole transform for application, as `ChainPlan` decides: through one lattice
+    /// with per-channel curves around it (`LatticeStages`, the curves handed to the kernel as
+    /// `ChannelStages`) where that is exact, else as the chain's steps (`ChainKernel`). Nothing is
+    /// baked unless the bake measures under `ChainPlan.bakingTolerance`. `interpolation` reads
+    /// every lattice whatever the file asked for.
+    /// - Throws: `TransformError` when a 3D LUT of the chain is larger than the baker takes.
     public convenience init(transform: Transform, interpolation: Interpolation = .trilinear, strength: Float = 1,
                             colorMemory: ColorMemory = .recent) throws(TransformError) {
-        let stages = try LatticeStages(transform.interpolating(with: interpolation))
+        let transform = transform.interpolating(with: interpolation)
+        let plan = try ChainPlan(transform)
+        if plan.runsAsSteps {
+            self.init(steps: ChainKernel(transform: transform, strength: strength), interpolation: interpolation,
+                      strength: strength, colorMemory: colorMemory)
+            return
+        }
+        let stages = plan.stages
         var curves = ChannelStages()
         if stages.hasInputStage {
             curves.input = { @Sendable channel, value in stages.inputCoordinate(channel: channel, value) }

@@ -6,7 +6,7 @@ import _CLatticeKernel
 ///
 /// Semantics are `CubeSampler`'s (the scalar reference): inputs clamped to [0, 1], NaN read as 0,
 /// 1.0 lands on the last node; out = in + strength * (look(in) - in), with `in` the clamped input;
-/// integer outputs are clamped to their code range and rounded to nearest. Integer results stay
+/// integer outputs are clamped to their code range and rounded to nearest, half up. Integer results stay
 /// within one code value of `CubeSampler` rounded to nearest (Float32 against Float64 arithmetic),
 /// and identity cubes return every 8-bit and 16-bit code unchanged.
 ///
@@ -31,6 +31,10 @@ public final class LUTEngine: Sendable {
     /// The kernel's 8-bit results, filled as colours are met (nil: always interpolate).
     let memo: ColorMemo8?
 
+    /// Set when the look runs as its steps (`ChainKernel`) rather than through the lattice
+    /// kernel; `kernel` is then an unused identity.
+    let chain: ChainKernel?
+
     /// Prepares `table` for application. The table is read once, in chunks, into the engine's
     /// own lattice (16 bytes per node), which is the only copy the engine keeps: any `CubeTable`
     /// (a `ColorCube`, a view on a decoded reference image, the identity) is taken as it is.
@@ -51,8 +55,8 @@ public final class LUTEngine: Sendable {
     ///     lattice values within a range of 1.0039 on each channel (any look inside 0...1), and
     ///     at most 129 nodes a side (the Int16 copy is half the Float lattice's memory again).
     ///     An output then differs from the exact value rounded only where that lies within 1/64
-    ///     of a code of a half code (3/128 at worst; 91,001 of the 50,331,648 samples of all 2^24
-    ///     colours through the tests' 64-cube; `FixedPointKernelTests`); inputs on lattice nodes
+    ///     of a code of a half code (3/128 at worst; `FixedPointKernelTests` checks all 2^24
+    ///     colours through a 64-cube); inputs on lattice nodes
     ///     give the Float loops' codes.
     ///     False keeps the Float loop, for comparisons.
     public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
@@ -68,7 +72,24 @@ public final class LUTEngine: Sendable {
         // interpolate it (see `ColorMemory.recent`); it is kept where a miss costs more.
         let cheapMisses = kernel.vector != nil && kernel.curves == nil
         self.memo = colorMemory == .recent && cheapMisses ? nil : ColorMemo8(colorMemory)
+        self.chain = nil
     }
+
+    /// Prepares `chain` to run as its steps (see `ChainKernel`). An evaluation costs far more
+    /// than a lattice read, so 8-bit results are always remembered (`.recent` unless `.every`
+    /// or `.none` is asked for).
+    init(steps chain: ChainKernel, interpolation: Interpolation, strength: Float, colorMemory: ColorMemory) {
+        self.size = chain.transform.lattices.map(\.size).max() ?? 2
+        self.interpolation = interpolation
+        self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
+        self.kernel = LatticeKernel(table: IdentityTable.unitCube, interpolation: interpolation, strength: 1,
+                                    vectorized: false, fixedPoint: false)
+        self.memo = ColorMemo8(colorMemory)
+        self.chain = chain
+    }
+
+    /// True when the look runs as its steps rather than through one lattice.
+    public var runsAsSteps: Bool { chain != nil }
 
     /// Prepares `cube` for application; the same as `init(table:)`.
     public convenience init(cube: ColorCube, interpolation: Interpolation = .trilinear, strength: Float = 1,
@@ -108,6 +129,16 @@ public final class LUTEngine: Sendable {
         let kernel = self.kernel
         let input = DisjointRegions(source, itemStride: layout.stride)
         let output = DisjointRegions(destination, itemStride: layout.stride)
+        if let chain {
+            ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
+                if let memo {
+                    memo.apply(input.start(of: pixels), output.start(of: pixels), pixels.count, layout, kernel: chain)
+                } else {
+                    chain.apply8(input.start(of: pixels), output.start(of: pixels), pixels.count, layout)
+                }
+            }
+            return
+        }
         if let memo {
             ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
                 memo.apply(input.start(of: pixels), output.start(of: pixels), pixels.count, layout, kernel: kernel)
@@ -128,8 +159,13 @@ public final class LUTEngine: Sendable {
         let kernel = self.kernel
         let input = DisjointRegions(source, itemStride: layout.stride)
         let output = DisjointRegions(destination, itemStride: layout.stride)
+        let chain = self.chain
         ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
-            kernel.apply16(input.start(of: pixels), output.start(of: pixels), pixels.count, layout)
+            if let chain {
+                chain.apply16(input.start(of: pixels), output.start(of: pixels), pixels.count, layout)
+            } else {
+                kernel.apply16(input.start(of: pixels), output.start(of: pixels), pixels.count, layout)
+            }
         }
     }
 
@@ -141,8 +177,13 @@ public final class LUTEngine: Sendable {
                       blue: UnsafeMutablePointer<Float>, pixelCount: Int, parallel: Bool = true) {
         let kernel = self.kernel
         let reds = DisjointRegions(red), greens = DisjointRegions(green), blues = DisjointRegions(blue)
+        let chain = self.chain
         ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
-            kernel.applyPlanar(reds.start(of: pixels), greens.start(of: pixels), blues.start(of: pixels), pixels.count)
+            if let chain {
+                chain.applyPlanar(reds.start(of: pixels), greens.start(of: pixels), blues.start(of: pixels), pixels.count)
+            } else {
+                kernel.applyPlanar(reds.start(of: pixels), greens.start(of: pixels), blues.start(of: pixels), pixels.count)
+            }
         }
     }
 
@@ -154,7 +195,11 @@ public final class LUTEngine: Sendable {
     /// planar kernel (input clamped to [0, 1], NaN read as 0; output not clamped).
     public func sample(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
         var red = rgb.x, green = rgb.y, blue = rgb.z
-        kernel.applyPlanar(&red, &green, &blue, 1)
+        if let chain {
+            chain.applyPlanar(&red, &green, &blue, 1)
+        } else {
+            kernel.applyPlanar(&red, &green, &blue, 1)
+        }
         return SIMD3(red, green, blue)
     }
 }

@@ -353,8 +353,9 @@ struct LatticeKernel: @unchecked Sendable {
     static func packedBytes(_ value: SIMD4<Float>) -> UInt32 {
         #if arch(x86_64)
         // The upper clamp in Float keeps huge values from converting to Int32.min; the packs
-        // saturate the rest. cvtps2dq rounds to nearest, ties to even.
-        let integers = _mm_cvtps_epi32(_mm_min_ps(value, _mm_set1_ps(255)))
+        // saturate the rest. Adding a half and truncating rounds half up, as exact arithmetic
+        // rounds a value on a half code (the lanes that matter are >= 0).
+        let integers = _mm_cvttps_epi32(_mm_add_ps(_mm_min_ps(value, _mm_set1_ps(255)), _mm_set1_ps(0.5)))
         let shorts = _mm_packs_epi32(integers, integers)
         return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(shorts, shorts)))
         #else
@@ -363,15 +364,15 @@ struct LatticeKernel: @unchecked Sendable {
         #endif
     }
 
-    /// Rounds red, green and blue (code values, already scaled to 0...65535) to nearest, clamped
-    /// to 0...65535.
+    /// Rounds red, green and blue (code values, already scaled to 0...65535) to nearest, half up,
+    /// clamped to 0...65535.
     @_transparent
     static func codes16(_ value: SIMD4<Float>) -> (red: UInt16, green: UInt16, blue: UInt16) {
         #if arch(x86_64)
         // SSE2 has only a signed pack: shift 0...65535 to the signed range, pack, shift back
         // (in integers, after rounding, so that no Float rounding happens twice).
         let clamped = _mm_min_ps(_mm_max_ps(value, _mm_setzero_ps()), _mm_set1_ps(65535))
-        let integers = _mm_sub_epi32(_mm_cvtps_epi32(clamped), _mm_set1_epi32(32768))
+        let integers = _mm_sub_epi32(_mm_cvttps_epi32(_mm_add_ps(clamped, _mm_set1_ps(0.5))), _mm_set1_epi32(32768))
         let shorts = _mm_xor_si128(_mm_packs_epi32(integers, integers), _mm_set1_epi16(-32768))
         let lanes = UInt64(bitPattern: _mm_cvtsi128_si64(shorts))
         return (UInt16(truncatingIfNeeded: lanes), UInt16(truncatingIfNeeded: lanes >> 16),
@@ -383,15 +384,14 @@ struct LatticeKernel: @unchecked Sendable {
         #endif
     }
 
-    /// The portable rounding: clamps each lane to 0...maxCode (maxCode < 2^22), then adds
-    /// 1.5 * 2^23, which leaves the value rounded to nearest (ties to even) in the low mantissa
-    /// bits.
+    /// The portable rounding: clamps each lane to 0...maxCode (NaN to 0), then rounds to
+    /// nearest, half up (a half and truncation), as exact arithmetic rounds a value on a half code.
     @_transparent
     static func roundedCodes(_ value: SIMD4<Float>, maxCode: Float) -> SIMD4<UInt32> {
         var clamped = value
         for lane in 0..<4 {
             clamped[lane] = value[lane] > 0 ? (value[lane] < maxCode ? value[lane] : maxCode) : 0
         }
-        return unsafeBitCast(clamped + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+        return SIMD4<UInt32>(clamped + SIMD4(repeating: 0.5), rounding: .towardZero)
     }
 }

@@ -66,6 +66,9 @@ extension ColorCubeCommand {
                 }
             }
             if look.transform.plainLattice == nil {
+                if let plan = try? ChainPlan(look.transform) {
+                    lines.append(("applied", plan.summary))
+                }
                 if let bake = coreImageBake {
                     lines.append(("baked", "to a \(LUTWriter.coreImageMaximumSize)-cube (Core Image data, Hald, plain .cube): "
                         + "up to \(Diagnostics.decimal(bake.maxCodes, places: 2)) 8-bit codes off, "

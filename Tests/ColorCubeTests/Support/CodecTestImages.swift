@@ -82,7 +82,8 @@ enum CodecTestImages {
             guard (try? process.run()) != nil else { return false }
             let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
-            return text.contains("ImageMagick")
+            // Its own first line: a stand-in that only mentions ImageMagick is not it.
+            return process.terminationStatus == 0 && text.hasPrefix("Version: ImageMagick")
         }
 
     /// Runs ImageMagick with `arguments`; true when it succeeded.
