@@ -10,6 +10,12 @@ public protocol TransformOp: Sendable, CustomStringConvertible {
     /// produce defined (possibly non-finite) results, each operation documents its clamping.
     func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double>
 
+    /// Evaluates the operation at `count` colours held as three planes, in place, with the same
+    /// results as `apply(_:)` colour by colour. The default does exactly that; operations whose
+    /// data can be hoisted out of the loop (1D tables, matrices) run it faster.
+    func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+               blue: UnsafeMutablePointer<Double>, count: Int)
+
     /// True when each output channel depends only on the same input channel, so the operation can
     /// be folded into a per-channel curve before or after a lattice.
     var isPerChannel: Bool { get }
@@ -28,5 +34,15 @@ public protocol TransformOp: Sendable, CustomStringConvertible {
 }
 
 extension TransformOp {
+    public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+                      blue: UnsafeMutablePointer<Double>, count: Int) {
+        for i in 0..<count {
+            let value = apply(SIMD3(red[i], green[i], blue[i]))
+            red[i] = value.x
+            green[i] = value.y
+            blue[i] = value.z
+        }
+    }
+
     public var isIdentity: Bool { false }
 }

@@ -1,41 +1,107 @@
 import ColorCubeCore
 import ColorCubeTransform
 
-/// A chain run as its steps: each operation of the (optimised) transform in turn, in Float64, at
-/// every colour, as `Transform.apply` defines it. This is how `LUTEngine` runs a chain that the
-/// lattice kernel could run only after baking it with a measurable error: two 3D LUTs in a row, a
-/// matrix or a CDL's saturation between curves and a 3D LUT, a 1D table after the lattice.
+/// A chain run as its steps: each operation of the (optimised) transform in turn, as
+/// `Transform.apply` defines it. This is how `LUTEngine` runs a chain that the lattice kernel could
+/// run only after baking it with a measurable error: two 3D LUTs in a row, a matrix or a CDL's
+/// saturation between curves and a 3D LUT, a 1D table after the lattice.
 ///
-/// Each step evaluates the file's own data (a 1D LUT interpolates its own table, a 3D LUT its own
-/// lattice, logs and exponents their formulas), so nothing is resampled. Integer outputs are
-/// clamped to their code range and rounded half up from the Float64 value (NaN to 0); Float outputs
+/// Pixels go through in blocks of `block`, held as three Float planes between steps. A 3D LUT
+/// step maps its domain to 0...1 and reads its own lattice through a `LatticeKernel` of its own
+/// (the planar Float loops, hand-vectorised where the CPU allows); every run of other operations
+/// (1D tables read from their own entries, matrices, CDLs, logs, ranges) is evaluated per pixel in
+/// Float64 by the operations themselves. Nothing is resampled.
+///
+/// Integer outputs are clamped to their code range and rounded half up (NaN to 0); Float outputs
 /// are the chain's values, not clamped. Inputs are clamped to 0...1 first (NaN to 0), as the
-/// lattice kernel clamps them.
-///
-/// 8-bit input goes through `LUTEngine`'s colour memo, so a chain costs one evaluation per
-/// distinct colour; 16-bit and Float input evaluate every pixel.
+/// lattice kernel clamps them. 8-bit input goes through `LUTEngine`'s colour memo, so a chain costs
+/// one evaluation per distinct colour there.
 struct ChainKernel: Sendable, Kernel8 {
+    /// One step: a 3D LUT on the lattice kernel, or a run of other operations in Float64.
+    enum Step: @unchecked Sendable {
+        case lattice(LatticeKernel, low: SIMD3<Float>, scale: SIMD3<Float>)
+        case operations(Transform)
+    }
+
     /// The chain as it runs: `Transform.optimized()` (identities dropped, neighbouring matrices
     /// folded, both exact up to Float64 rounding).
     let transform: Transform
+    let steps: [Step]
     /// Mix between input (0) and chain (1).
-    let strength: Double
+    let strength: Float
 
+    /// Pixels per block: three planes of 4096 Floats stay in the first-level cache.
+    static let block = 4096
+
+    /// Prepares `transform`; the lattices are read with the interpolation each 3D LUT carries.
     init(transform: Transform, strength: Float) {
         self.transform = transform.optimized()
-        self.strength = Double(strength)
+        self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
+        var steps: [Step] = []
+        var pending: [any TransformOp] = []
+        for operation in self.transform.operations {
+            guard let lattice = operation as? LUT3DOp else {
+                pending.append(operation)
+                continue
+            }
+            if !pending.isEmpty { steps.append(.operations(Transform(pending))) }
+            pending = []
+            let kernel = LatticeKernel(table: lattice.table, interpolation: lattice.interpolation, strength: 1)
+            let span = lattice.domainMax - lattice.domainMin
+            steps.append(.lattice(kernel, low: SIMD3<Float>(lattice.domainMin), scale: SIMD3<Float>(1 / span)))
+        }
+        if !pending.isEmpty { steps.append(.operations(Transform(pending))) }
+        self.steps = steps
     }
 
-    /// The chain at one colour in 0...1, mixed by strength.
-    @inline(__always)
-    func evaluate(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        let result = transform.apply(rgb)
-        return strength == 1 ? result : rgb + strength * (result - rgb)
+    /// Frees the lattice kernels' tables.
+    func deallocate() {
+        for step in steps {
+            if case .lattice(let kernel, _, _) = step { kernel.deallocate() }
+        }
+    }
+
+    /// Runs every step over `count` (at most `block`) pixels of the planes, in place, then mixes
+    /// with `input` when strength is below 1.
+    private func run(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
+                     _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
+        for step in steps {
+            switch step {
+            case .lattice(let kernel, let low, let scale):
+                if low != .zero || scale != .one {
+                    for i in 0..<count {
+                        red[i] = (red[i] - low.x) * scale.x
+                        green[i] = (green[i] - low.y) * scale.y
+                        blue[i] = (blue[i] - low.z) * scale.z
+                    }
+                }
+                kernel.applyPlanar(red, green, blue, count)
+            case .operations(let operations):
+                // In Float64 planes, each operation over the whole block (its data read once).
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * Self.block) { planes in
+                    guard let r = planes.baseAddress else { return }
+                    let g = r + Self.block, b = g + Self.block
+                    for i in 0..<count {
+                        r[i] = Double(red[i])
+                        g[i] = Double(green[i])
+                        b[i] = Double(blue[i])
+                    }
+                    for operation in operations.operations {
+                        operation.apply(red: r, green: g, blue: b, count: count)
+                    }
+                    for i in 0..<count {
+                        red[i] = Float(r[i])
+                        green[i] = Float(g[i])
+                        blue[i] = Float(b[i])
+                    }
+                }
+            }
+        }
     }
 
     /// `value` (1.0 = `maxCode`) as a code: clamped, NaN to 0, rounded half up.
     @inline(__always)
-    static func code(_ value: Double, maxCode: Double) -> Double {
+    static func code(_ value: Float, maxCode: Float) -> Float {
         let scaled = value * maxCode + 0.5
         guard scaled >= 1 else { return 0 }  // also NaN
         return scaled >= maxCode ? maxCode : scaled.rounded(.down)
@@ -43,8 +109,8 @@ struct ChainKernel: Sendable, Kernel8 {
 
     /// An input sample as 0...1: clamped, NaN to 0.
     @inline(__always)
-    static func unit(_ value: Float) -> Double {
-        value > 0 ? Double(min(value, 1)) : 0
+    static func unit(_ value: Float) -> Float {
+        value > 0 ? min(value, 1) : 0
     }
 
     func apply8(_ source: UnsafePointer<UInt8>, _ destination: UnsafeMutablePointer<UInt8>, _ count: Int,
@@ -57,34 +123,79 @@ struct ChainKernel: Sendable, Kernel8 {
         loop(source, destination, count, layout, maxCode: 65535)
     }
 
-    @inline(__always)
+    /// Interleaved integer pixels, a block at a time through Float planes.
     private func loop<Sample: FixedWidthInteger & UnsignedInteger>(
         _ source: UnsafePointer<Sample>, _ destination: UnsafeMutablePointer<Sample>, _ count: Int,
-        _ layout: PixelLayout, maxCode: Double
+        _ layout: PixelLayout, maxCode: Float
     ) {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi
-        let scale = 1 / maxCode
-        var pixel = 0
-        for _ in 0..<count {
-            let input = SIMD3(Double(source[pixel &+ ri]), Double(source[pixel &+ gi]), Double(source[pixel &+ bi])) * scale
-            let output = evaluate(input)
-            if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
-            destination[pixel &+ ri] = Sample(Self.code(output.x, maxCode: maxCode))
-            destination[pixel &+ gi] = Sample(Self.code(output.y, maxCode: maxCode))
-            destination[pixel &+ bi] = Sample(Self.code(output.z, maxCode: maxCode))
-            pixel &+= stride
+        let scale = 1 / maxCode, keep = 1 - strength
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.block) { planes in
+            guard let red = planes.baseAddress else { return }
+            let green = red + Self.block, blue = green + Self.block
+            var start = 0
+            while start < count {
+                let n = min(Self.block, count - start)
+                var pixel = start * stride
+                for i in 0..<n {
+                    red[i] = Float(source[pixel &+ ri]) * scale
+                    green[i] = Float(source[pixel &+ gi]) * scale
+                    blue[i] = Float(source[pixel &+ bi]) * scale
+                    pixel &+= stride
+                }
+                run(red, green, blue, n)
+                pixel = start * stride
+                for i in 0..<n {
+                    var r = red[i], g = green[i], b = blue[i]
+                    if strength < 1 {
+                        r = strength * r + keep * Float(source[pixel &+ ri]) * scale
+                        g = strength * g + keep * Float(source[pixel &+ gi]) * scale
+                        b = strength * b + keep * Float(source[pixel &+ bi]) * scale
+                    }
+                    if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
+                    destination[pixel &+ ri] = Sample(Self.code(r, maxCode: maxCode))
+                    destination[pixel &+ gi] = Sample(Self.code(g, maxCode: maxCode))
+                    destination[pixel &+ bi] = Sample(Self.code(b, maxCode: maxCode))
+                    pixel &+= stride
+                }
+                start += n
+            }
         }
     }
 
+    /// Planar Float pixels in place, a block at a time.
     func applyPlanar(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
                      _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
-        for i in 0..<count {
-            let output = evaluate(SIMD3(Self.unit(red[i]), Self.unit(green[i]), Self.unit(blue[i])))
-            red[i] = Float(output.x)
-            green[i] = Float(output.y)
-            blue[i] = Float(output.z)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.block) { kept in
+            guard let keptRed = kept.baseAddress else { return }
+            let keptGreen = keptRed + Self.block, keptBlue = keptGreen + Self.block
+            var start = 0
+            while start < count {
+                let n = min(Self.block, count - start)
+                let r = red + start, g = green + start, b = blue + start
+                for i in 0..<n {
+                    r[i] = Self.unit(r[i])
+                    g[i] = Self.unit(g[i])
+                    b[i] = Self.unit(b[i])
+                }
+                if strength < 1 {
+                    keptRed.update(from: r, count: n)
+                    keptGreen.update(from: g, count: n)
+                    keptBlue.update(from: b, count: n)
+                }
+                run(r, g, b, n)
+                if strength < 1 {
+                    let keep = 1 - strength
+                    for i in 0..<n {
+                        r[i] = strength * r[i] + keep * keptRed[i]
+                        g[i] = strength * g[i] + keep * keptGreen[i]
+                        b[i] = strength * b[i] + keep * keptBlue[i]
+                    }
+                }
+                start += n
+            }
         }
     }
 }

@@ -11,13 +11,11 @@ extension LUTEngine {
     public convenience init(transform: Transform, interpolation: Interpolation = .trilinear, strength: Float = 1,
                             colorMemory: ColorMemory = .recent) throws(TransformError) {
         let transform = transform.interpolating(with: interpolation)
-        let plan = try ChainPlan(transform)
-        if plan.runsAsSteps {
+        guard let stages = try ChainPlan(transform).stages else {
             self.init(steps: ChainKernel(transform: transform, strength: strength), interpolation: interpolation,
                       strength: strength, colorMemory: colorMemory)
             return
         }
-        let stages = plan.stages
         var curves = ChannelStages()
         if stages.hasInputStage {
             curves.input = { @Sendable channel, value in stages.inputCoordinate(channel: channel, value) }

@@ -116,6 +116,7 @@ public final class LUTEngine: Sendable {
 
     deinit {
         kernel.deallocate()
+        chain?.deallocate()
     }
 
     // MARK: Whole buffers, split across cores

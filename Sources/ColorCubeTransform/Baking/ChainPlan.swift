@@ -3,38 +3,64 @@ import ColorCubeCore
 /// How an engine runs a transform: through one lattice with per-channel curves around it
 /// (`LatticeStages`) when that is exact, else as the chain's steps, one operation after another.
 ///
-/// The lattice form is exact when the chain's middle is one 3D LUT (or nothing, or a part whose
-/// bake measures under `bakingTolerance`: a matrix alone is linear, and trilinear interpolation
-/// reproduces it), and nothing after the lattice is a 1D table (the output curves are tabulated,
+/// The lattice form is exact when the chain's middle is one 3D LUT (or nothing, or matrices, whose
+/// bake measures under `bakingTolerance`: trilinear interpolation reproduces a linear map), and
+/// nothing after the lattice is a 1D table (the output curves are tabulated,
 /// which would smear a steep or stepped table). Otherwise the chain runs as steps, each evaluating
 /// its own data: no baking behind the user's back.
 public struct ChainPlan: Sendable {
-    /// The chain split for the lattice form (measured, whether or not it is used).
-    public let stages: LatticeStages
+    /// The chain split for the lattice form; nil when it runs as steps.
+    public let stages: LatticeStages?
     /// True when the chain runs as its steps.
-    public let runsAsSteps: Bool
+    public var runsAsSteps: Bool { stages == nil }
+    /// Why it runs as steps, in words ("two 3D LUTs"); nil when it does not.
+    public let reason: String?
 
     /// The largest baking error, in 8-bit codes, for which a baked middle is used: a quarter of a
     /// 16-bit code (0.25 / 257 of an 8-bit code).
     public static let bakingTolerance = 0.25 / 257
 
     /// Plans `transform` (with its lattices read as they will be, see `Transform.interpolating`).
+    ///
+    /// Only a middle of matrices is baked (trilinear interpolation reproduces a linear map, so
+    /// its measured error is at Float32 rounding), and the bake is measured before it is used;
+    /// any other middle that is not one 3D LUT runs as steps without being baked at all.
     /// - Throws: `TransformError.invalidBakeSize` only for a 3D LUT larger than the baker takes.
     public init(_ transform: Transform) throws(TransformError) {
+        let operations = transform.optimized().operations
+        let first = operations.firstIndex { !$0.isPerChannel }
+        let last = operations.lastIndex { !$0.isPerChannel }
+        if let first, let last {
+            let middle = operations[first...last]
+            let lattices = middle.filter { $0 is LUT3DOp }.count
+            let oneLattice = middle.count == 1 && lattices == 1
+            let linear = middle.allSatisfy { $0 is MatrixOp }
+            if !oneLattice && !linear {
+                self.stages = nil
+                self.reason = lattices > 1 ? "\(lattices) 3D LUTs in a row"
+                    : lattices == 1 ? "operations that mix channels beside its 3D LUT"
+                    : "operations that mix channels and are not a matrix"
+                return
+            }
+        }
         let stages = try LatticeStages(transform)
-        self.stages = stages
-        let bakedTooFar = (stages.bakingError?.maxCodes ?? 0) > Self.bakingTolerance
-        let tableAfter = stages.output.operations.contains { $0 is LUT1DOp }
-        self.runsAsSteps = bakedTooFar || tableAfter
+        if let error = stages.bakingError, error.maxCodes > Self.bakingTolerance {
+            self.stages = nil
+            self.reason = "one lattice would be up to \(Self.codes(error.maxCodes)) 8-bit codes off"
+        } else if stages.output.operations.contains(where: { $0 is LUT1DOp }) {
+            self.stages = nil
+            self.reason = "a 1D table follows the lattice"
+        } else {
+            self.stages = stages
+            self.reason = nil
+        }
     }
 
     /// How the chain runs, in words for `info`.
     public var summary: String {
-        if runsAsSteps {
-            let why = (stages.bakingError?.maxCodes ?? 0) > Self.bakingTolerance
-                ? "one lattice would be up to \(Self.codes(stages.bakingError?.maxCodes ?? 0)) 8-bit codes off"
-                : "a 1D table follows the lattice"
-            return "as its steps, each in Float64 (\(why)); 8-bit colours are remembered once evaluated"
+        guard let stages else {
+            return "as its steps (\(reason ?? "")): each 3D LUT read from its own lattice, the other operations "
+                + "in Float64; 8-bit colours are remembered once evaluated"
         }
         if stages.lattice is IdentityTable {
             return "as per-channel curves, exact for 8- and 16-bit input"
@@ -42,7 +68,7 @@ public struct ChainPlan: Sendable {
         var parts: [String] = []
         if stages.hasInputStage { parts.append("input curves") }
         if let error = stages.bakingError {
-            parts.append("one \(stages.lattice.size)-cube baked from the middle of the chain (up to "
+            parts.append("one \(stages.lattice.size)-cube baked from the chain's matrices (up to "
                 + "\(Self.codes(error.maxCodes)) 8-bit codes off)")
         } else {
             parts.append("its \(stages.lattice.size)-cube")

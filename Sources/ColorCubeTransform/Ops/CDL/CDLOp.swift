@@ -101,6 +101,31 @@ public struct CDLOp: TransformOp {
         return clamps ? Self.clamp(value) : value
     }
 
+    /// The same steps as `apply(_:)`, with the style's choices and the reverse style's
+    /// reciprocals worked out once for the whole run.
+    public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+                      blue: UnsafeMutablePointer<Double>, count: Int) {
+        let clamps = style.clamps
+        let reverse = style.isReverse
+        let inverseSaturation = 1 / max(saturation, Self.smallestReciprocal)
+        let inversePower = SIMD3(power.indices.map { 1 / max(power[$0], Self.smallestReciprocal) })
+        let inverseSlope = SIMD3(slope.indices.map { 1 / max(slope[$0], Self.smallestReciprocal) })
+        for i in 0..<count {
+            var value = SIMD3(red[i], green[i], blue[i])
+            if !reverse {
+                value = Self.power(value * slope + offset, power, clamps: clamps)
+                value = Self.saturate(value, saturation)
+            } else {
+                value = Self.saturate(clamps ? Self.clamp(value) : value, inverseSaturation)
+                value = (Self.power(value, inversePower, clamps: clamps) - offset) * inverseSlope
+            }
+            if clamps { value = Self.clamp(value) }
+            red[i] = value.x
+            green[i] = value.y
+            blue[i] = value.z
+        }
+    }
+
     /// Clamps each channel to 0...1; NaN becomes 0.
     static func clamp(_ value: SIMD3<Double>) -> SIMD3<Double> {
         var result = value
@@ -119,7 +144,7 @@ public struct CDLOp: TransformOp {
             let v = result[channel]
             if v.isNaN {
                 result[channel] = 0
-            } else if v >= 0 {
+            } else if v >= 0, power[channel] != 1 {  // v^1 is v: the common case costs no pow
                 result[channel] = pow(v, power[channel])
             }
         }

@@ -58,6 +58,27 @@ public struct Curve: Sendable, Equatable {
         self.outputs = outputs
     }
 
+    /// `apply(_:)` over `count` values in place, the table read once: the same results.
+    public func apply(to values: UnsafeMutablePointer<Double>, count: Int) {
+        guard case .uniform(let range) = inputs else {
+            for i in 0..<count { values[i] = apply(values[i]) }
+            return
+        }
+        let last = outputs.count - 1, low = range.lowerBound, width = range.upperBound - range.lowerBound
+        outputs.withUnsafeBufferPointer { table in
+            guard let table = table.baseAddress else { return }
+            for i in 0..<count {
+                var t = (values[i] - low) / width
+                if !(t > 0) { t = 0 }  // also NaN
+                if t > 1 { t = 1 }
+                let position = t * Double(last)
+                let lower = min(Int(position), last - 1)
+                let fraction = position - Double(lower)
+                values[i] = table[lower] + (table[lower + 1] - table[lower]) * fraction
+            }
+        }
+    }
+
     /// The curve's value at `x`, linearly interpolated; clamped to the first and last entries.
     public func apply(_ x: Double) -> Double {
         let last = outputs.count - 1

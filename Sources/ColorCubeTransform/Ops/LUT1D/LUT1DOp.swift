@@ -28,6 +28,14 @@ public struct LUT1DOp: TransformOp {
         SIMD3(curves[0].apply(rgb.x), curves[1].apply(rgb.y), curves[2].apply(rgb.z))
     }
 
+    /// Each plane through its channel's curve (`Curve.apply(to:count:)`).
+    public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+                      blue: UnsafeMutablePointer<Double>, count: Int) {
+        curves[0].apply(to: red, count: count)
+        curves[1].apply(to: green, count: count)
+        curves[2].apply(to: blue, count: count)
+    }
+
     public var isPerChannel: Bool { true }
 
     public var isIdentity: Bool { curves.allSatisfy(\.isIdentity) }

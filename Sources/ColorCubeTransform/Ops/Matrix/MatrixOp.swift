@@ -22,6 +22,18 @@ public struct MatrixOp: TransformOp {
         SIMD3((rows[0] * rgb).sum(), (rows[1] * rgb).sum(), (rows[2] * rgb).sum()) + offset
     }
 
+    /// The same sums as `apply(_:)`, with the rows read once.
+    public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+                      blue: UnsafeMutablePointer<Double>, count: Int) {
+        let r0 = rows[0], r1 = rows[1], r2 = rows[2], offset = self.offset
+        for i in 0..<count {
+            let rgb = SIMD3(red[i], green[i], blue[i])
+            red[i] = (r0 * rgb).sum() + offset.x
+            green[i] = (r1 * rgb).sum() + offset.y
+            blue[i] = (r2 * rgb).sum() + offset.z
+        }
+    }
+
     /// True when no output channel reads another input channel (a diagonal matrix).
     public var isPerChannel: Bool {
         rows[0].y == 0 && rows[0].z == 0 && rows[1].x == 0 && rows[1].z == 0 && rows[2].x == 0 && rows[2].y == 0
