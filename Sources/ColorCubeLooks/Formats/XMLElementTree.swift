@@ -6,7 +6,7 @@ import ColorCubeCore
 /// The document is read by `XMLScanner`, colorcube's own non-validating XML 1.0 reader, not by
 /// Foundation's `XMLParser`: on Linux that one crashes on some well-formed input (a processing
 /// instruction without data) and stops at a size limit it does not state. The elements live in
-/// one flat table (`XMLDocument`), so freeing a deep document never recurses, and an element's
+/// one flat table (`XMLDocument`, 36 bytes an element), so freeing a deep document never recurses, and an element's
 /// text is decoded only when asked for.
 ///
 /// Namespace prefixes are dropped from element names ("clf:LUT1D" is "LUT1D"). A document with a
@@ -17,14 +17,14 @@ struct XMLElementTree {
     fileprivate let index: Int
 
     /// The element's name without its namespace prefix.
-    var name: String { document.nodes[index].name }
+    var name: String { document.names[Int(document.nodes[index].name)] }
 
     /// 1-based line of the start tag.
     var line: Int { Int(document.nodes[index].line) }
 
     /// The attributes, by name (when a name is repeated, which XML forbids, the scanner has already refused the file).
     var attributes: [String: String] {
-        Dictionary(document.nodes[index].attributes, uniquingKeysWith: { first, _ in first })
+        Dictionary(document.attributes(of: index).map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The element's own character data (its children's are theirs), with references decoded.
@@ -45,7 +45,9 @@ struct XMLElementTree {
     func child(_ name: String) -> XMLElementTree? {
         var child = document.nodes[index].firstChild
         while child >= 0 {
-            if document.nodes[Int(child)].name == name { return XMLElementTree(document: document, index: Int(child)) }
+            if document.names[Int(document.nodes[Int(child)].name)] == name {
+                return XMLElementTree(document: document, index: Int(child))
+            }
             child = document.nodes[Int(child)].nextSibling
         }
         return nil
@@ -59,7 +61,7 @@ struct XMLElementTree {
     /// The attribute called `name`, matched without regard to case (files in the wild write
     /// `inBitDepth` and `inbitdepth`).
     func attribute(_ name: String) -> String? {
-        let attributes = document.nodes[index].attributes
+        let attributes = document.attributes(of: index)
         if let pair = attributes.first(where: { $0.name == name }) { return pair.value }
         let lowered = name.lowercased()
         return attributes.first { $0.name.lowercased() == lowered }?.value
@@ -81,11 +83,14 @@ struct XMLElementTree {
 }
 
 /// The elements of one XML document in a flat table: element 0 is the root; each element links
-/// to its first child and its next sibling by index.
+/// to its first child and its next sibling by index. A node is 36 bytes: its name is an index into
+/// `names` (a document has few distinct names), its attributes a run in `attributeStore`.
 final class XMLDocument {
     struct Node {
-        var name: String
-        var attributes: [(name: String, value: String)]
+        var name: Int32
+        /// The node's attributes: `attributeStore[attributeStart..<attributeStart + attributeCount]`.
+        var attributeStart: Int32
+        var attributeCount: Int32
         var line: Int32
         var firstChild: Int32 = -1
         var lastChild: Int32 = -1
@@ -100,10 +105,28 @@ final class XMLDocument {
 
     let bytes: [UInt8]
     var nodes: [Node] = []
+    var names: [String] = []
+    var nameIndex: [String: Int32] = [:]
+    var attributeStore: [(name: String, value: String)] = []
     var decodedTexts: [String] = []
 
     init(bytes: [UInt8]) {
         self.bytes = bytes
+    }
+
+    /// The index of `name` in `names`, added when new.
+    func intern(_ name: String) -> Int32 {
+        if let index = nameIndex[name] { return index }
+        let index = Int32(names.count)
+        names.append(name)
+        nameIndex[name] = index
+        return index
+    }
+
+    func attributes(of index: Int) -> ArraySlice<(name: String, value: String)> {
+        let node = nodes[index]
+        let start = Int(node.attributeStart)
+        return attributeStore[start..<(start + Int(node.attributeCount))]
     }
 
     func text(of index: Int) -> String {

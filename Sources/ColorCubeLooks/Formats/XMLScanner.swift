@@ -5,14 +5,17 @@
 /// instructions (skipped), elements with attributes, character data with the five predefined
 /// and numeric character references, and CDATA sections. What it refuses: a DOCTYPE (no LUT
 /// format has one; entity definitions are how XML bombs expand), bytes that are not UTF-8 or are
-/// control characters XML forbids, and documents past its limits, `maxDepth` nested elements and
-/// `maxElements` in all, each stated in the message. External entities do not exist for it.
+/// control characters XML forbids, and documents past its limits, `maxDepth` nested elements,
+/// `maxElements` elements and `maxAttributes` attributes in all, each stated in the message. External entities do not exist for it.
 struct XMLScanner {
     /// Elements nested deeper than this are refused. LUT files nest 3 to 6 deep.
     static let maxDepth = 256
     /// Documents with more elements than this are refused (a .ccc of 100,000 corrections has
-    /// 700,000); it bounds the table at about 80 MB whatever the file.
-    static let maxElements = 1_500_000
+    /// 700,000); it bounds the table at 36 MB whatever the file.
+    static let maxElements = 1_000_000
+    /// Documents with more attributes than this are refused (that .ccc has 100,000): with the
+    /// element limit, it keeps a hostile document's table under 60 MB.
+    static let maxAttributes = 500_000
 
     /// Where and why the document is not read.
     struct Failure: Error {
@@ -35,6 +38,11 @@ struct XMLScanner {
     /// Reads the whole document.
     mutating func scan() throws(Failure) -> XMLDocument {
         try checkEncoding()
+        // Every element starts with '<': reserving that many nodes (at most the limit) spares
+        // the table's growth from holding an old and a new copy at once.
+        var opens = 0
+        for byte in bytes where byte == UInt8(ascii: "<") { opens += 1 }
+        document.nodes.reserveCapacity(min(opens, Self.maxElements))
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         if starts(with: "<?xml"), position + 5 < bytes.count, Self.isSpace(bytes[position + 5]) {
             try skipProcessingInstruction()
@@ -77,8 +85,8 @@ struct XMLScanner {
         while !open.isEmpty {
             guard position < bytes.count else {
                 let node = document.nodes[Int(open[open.count - 1])]
-                throw Failure(line: Int(node.line), reason: "not well-formed XML: the file ends inside <\(node.name)>, "
-                    + "opened on this line and never closed")
+                throw Failure(line: Int(node.line), reason: "not well-formed XML: the file ends inside "
+                    + "<\(document.names[Int(node.name)])>, opened on this line and never closed")
             }
             if bytes[position] != UInt8(ascii: "<") {
                 try characterData()
@@ -128,15 +136,21 @@ struct XMLScanner {
         position += selfClosing ? 2 : 1
 
         guard document.nodes.count < Self.maxElements else {
-            throw fail("the document has more than \(Self.maxElements) elements, colorcube's limit for XML looks")
+            throw Failure(line: line, reason: "the document has more than \(Self.maxElements) elements, colorcube's limit for XML looks")
         }
         guard open.count < Self.maxDepth else {
-            throw fail("elements nest more than \(Self.maxDepth) deep, colorcube's limit for XML looks "
+            throw Failure(line: line, reason: "elements nest more than \(Self.maxDepth) deep, colorcube's limit for XML looks "
                 + "(LUT files nest a few levels)")
         }
         let localName = qualified.split(separator: ":").last.map(String.init) ?? qualified
         let index = Int32(document.nodes.count)
-        document.nodes.append(XMLDocument.Node(name: localName, attributes: attributes, line: Int32(clamping: tagLine)))
+        document.nodes.append(XMLDocument.Node(name: document.intern(localName),
+                                               attributeStart: Int32(document.attributeStore.count),
+                                               attributeCount: Int32(attributes.count), line: Int32(clamping: tagLine)))
+        guard document.attributeStore.count + attributes.count <= Self.maxAttributes else {
+            throw Failure(line: line, reason: "the document has more than \(Self.maxAttributes) attributes, colorcube's limit for XML looks")
+        }
+        document.attributeStore.append(contentsOf: attributes)
         if let parent = open.last {
             let parentIndex = Int(parent)
             if document.nodes[parentIndex].lastChild >= 0 {
@@ -161,9 +175,10 @@ struct XMLScanner {
         guard let innermost = open.last else { throw fail("the end tag </\(closed)> closes nothing") }
         let node = document.nodes[Int(innermost)]
         let localName = closed.split(separator: ":").last.map(String.init) ?? closed
+        let openName = document.names[Int(node.name)]
         // Compared without prefixes as stored; a prefix mismatch alone is not worth a refusal.
-        guard localName == node.name else {
-            throw fail("the end tag </\(closed)> does not match <\(node.name)>, opened on line \(node.line)")
+        guard localName == openName else {
+            throw fail("the end tag </\(closed)> does not match <\(openName)>, opened on line \(node.line)")
         }
         open.removeLast()
     }
