@@ -27,11 +27,14 @@ extension Diagnostics {
     }
 
     /// Prints what writing a look did to it: baking error, clamping, Core Image's size limit.
-    static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat) {
+    /// - Parameter sizeFlag: the command's flag for the cube size (`--resample` in convert,
+    ///   `--size` in combine and invert), named in the advice.
+    static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat, sizeFlag: String) {
         if let error = written.bakingError, error.isNoticeable, let size = written.size {
+            let larger = size < 65 ? "\(sizeFlag) 65" : "a larger \(sizeFlag)"
             Diagnostics.warning("\(path): baking the look into a \(size)-cube changes it by up to "
                 + "\(decimal(error.maxCodes, places: 1)) 8-bit codes (mean \(decimal(error.meanCodes, places: 2))); "
-                + "a larger --size, or a format that holds the chain (.clf), keeps it exact")
+                + "\(larger), or a format that holds the chain (.clf), keeps it closer")
         }
         if let clamped = written.clamped {
             Diagnostics.note("\(path): values outside 0...1 (lowest \(decimal(Double(clamped.min), places: 3)), "

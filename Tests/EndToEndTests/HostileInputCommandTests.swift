@@ -106,3 +106,17 @@ import Testing
         }
     }
 }
+
+/// Every command's --help ends with examples of that command.
+@Suite struct HelpExamplesCommandTests {
+    @Test(arguments: ["generate", "convert", "apply", "combine", "invert", "info", "preview", "learn"])
+    func everyHelpShowsExamples(command: String) throws {
+        let help = try CommandRunner.run([command, "--help"]).stdoutText
+        guard let examples = help.components(separatedBy: "EXAMPLES:").last, help.contains("EXAMPLES:") else {
+            Issue.record("\(command) --help has no EXAMPLES")
+            return
+        }
+        let lines = examples.split(separator: "\n").filter { $0.contains("colorcube \(command) ") }
+        #expect(lines.count >= 2, "\(command): \(examples)")
+    }
+}

@@ -17,7 +17,7 @@ extension ColorCubeCommand {
                 Clips are decoded and encoded with FFmpeg (ffmpeg and ffprobe on the PATH), in the \
                 stream's own colour matrix and range, keeping audio, subtitles, chapters and metadata. With --raw, frames are read from -i (default stdin) and written \
                 to -o (default stdout).
-                """
+                """ + HelpExamples.apply
         )
 
         @Argument(help: ArgumentHelp("The look: " + LookSpec.help + "."))

@@ -11,7 +11,7 @@ extension ColorCubeCommand {
                 + ") the looks' operations are written as they are, nothing baked. Into any other format "
                 + "each node of the output cube is the whole chain evaluated exactly at that node, so the "
                 + "result equals applying the looks one after the other up to the interpolation of the "
-                + "final cube; a warning says when that is off by more than one 8-bit code."
+                + "final cube; a warning says when that is off by more than one 8-bit code." + HelpExamples.combine
         )
 
         @Argument(help: ArgumentHelp("The looks, in the order they apply: " + LookSpec.help + "."))
@@ -41,7 +41,7 @@ extension ColorCubeCommand {
                 let written = try LUTWriter.write(Look(chain: parts), format: chosen, to: output,
                                                   title: looks.map(FilePath.stem).joined(separator: " + "),
                                                   size: size, options: LUTWriter.Options(bitDepth: depth))
-                Diagnostics.report(written, path: output, format: chosen)
+                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--size")
             }
         }
     }

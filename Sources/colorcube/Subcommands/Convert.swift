@@ -14,7 +14,7 @@ extension ColorCubeCommand {
                 + "others get it baked into a cube, and a warning when that changes it by more than one 8-bit code. "
                 + "Without -o the output is INPUT with the extension .bin: size^3 RGBA Float32 entries, "
                 + "little-endian, red fastest, as CIColorCube's inputCubeData takes them. Core Image is "
-                + "reported to reject cubes above 64: use --resample 64 for it."
+                + "reported to reject cubes above 64: use --resample 64 for it." + HelpExamples.convert
         )
 
         @Argument(help: ArgumentHelp("The look: an edited reference PNG or " + LookSpec.help + "."))
@@ -89,7 +89,7 @@ extension ColorCubeCommand {
             let written = try LUTWriter.write(look, format: chosen, to: path, title: FilePath.stem(input),
                                               size: resample, interpolation: resample == nil ? nil : interpolation,
                                               options: LUTWriter.Options(bitDepth: depth))
-            Diagnostics.report(written, path: path, format: chosen)
+            Diagnostics.report(written, path: path, format: chosen, sizeFlag: "--resample")
         }
 
         /// The output format: --format, else the extension of -o, else raw.

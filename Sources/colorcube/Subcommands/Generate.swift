@@ -15,7 +15,7 @@ extension ColorCubeCommand {
                 --layout tile it is a square of tiles, blue choosing the tile (8x8 tiles of 64x64 \
                 for a 64-cube: OBS, ReShade); with --layout strip the tiles sit side by side \
                 (1024x32 for a 32-cube: Unreal), with unity-strip green grows upwards (Unity).
-                """
+                """ + HelpExamples.generate
         )
 
         @Option(name: [.customShort("s"), .customLong("size")],

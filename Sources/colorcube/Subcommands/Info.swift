@@ -14,7 +14,7 @@ extension ColorCubeCommand {
                 their input colours), whether Core Image's CIColorCube can take it (size 2 to 64, \
                 values in 0...1) and any warnings. A LUT that cannot be read is reported and the \
                 rest are still described; the exit status is then 1.
-                """
+                """ + HelpExamples.info
         )
 
         @Argument(help: ArgumentHelp("LUT files: " + FormatArgument.readableList + "."))

@@ -14,7 +14,7 @@ extension ColorCubeCommand {
                 + "then checked by running the look on it: "
                 + "colours the look never produces (a black-and-white look, a clamp) cannot be "
                 + "recovered, and a warning says how many and how far off they come back. A look "
-                + "with no inverse at all (a singular matrix, a curve that rises and falls) is refused."
+                + "with no inverse at all (a singular matrix, a curve that rises and falls) is refused." + HelpExamples.invert
         )
 
         @Argument(help: ArgumentHelp("The look to invert: " + LookSpec.help + "."))
@@ -49,7 +49,7 @@ extension ColorCubeCommand {
                 let written = try LUTWriter.write(inverted, format: chosen, to: output, title: inverted.title ?? "",
                                                   size: size,
                                                   options: LUTWriter.Options(bitDepth: depth))
-                Diagnostics.report(written, path: output, format: chosen)
+                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--size")
             }
         }
     }

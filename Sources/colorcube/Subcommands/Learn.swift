@@ -16,7 +16,7 @@ extension ColorCubeCommand {
                 extension of -o: .cube (default size 33), .png (Hald, 64), .bin/.raw (Core Image, 64), \
                 .3dl or .icc (33). Only the global colour part of an edit can be learned: vignettes, \
                 brushes, sharpening and clarity are reported and left out.
-                """
+                """ + HelpExamples.learn
         )
 
         @Argument(help: "The photo before the edit, or a folder of them.")

@@ -10,7 +10,7 @@ extension ColorCubeCommand {
             discussion: """
                 The sheet shows the photo once per look, labelled with the look's file name, the \
                 original first, in rows of --columns thumbnails.
-                """
+                """ + HelpExamples.preview
         )
 
         @Argument(help: ArgumentHelp("Looks, each " + LookSpec.help + "."))
