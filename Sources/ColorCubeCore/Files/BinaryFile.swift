@@ -52,7 +52,10 @@ public enum BinaryFile {
         var buffer = [UInt8](repeating: 0, count: count)
         var filled = 0
         while filled < count {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, count - filled) }
+            let got = buffer.withUnsafeMutableBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return read(descriptor, base + filled, count - filled)
+            }
             if got < 0, errno == EINTR { continue }
             if got <= 0 { break }
             filled += got
