@@ -61,10 +61,12 @@ struct ChainKernel: Sendable, Kernel8 {
         }
     }
 
-    /// Runs every step over `count` (at most `block`) pixels of the planes, in place, then mixes
-    /// with `input` when strength is below 1.
+    /// Runs every step over `count` (at most `block`) pixels of the planes, in place; below full
+    /// strength, then mixes the result with the input the caller kept in `kept` (three planes of
+    /// `block`, each value times `keptScale` to 0...1).
     private func run(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
-                     _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
+                     _ blue: UnsafeMutablePointer<Float>, _ count: Int, kept: UnsafeMutablePointer<Float>,
+                     keptScale: Float) {
         for step in steps {
             switch step {
             case .lattice(let kernel, let low, let scale):
@@ -95,6 +97,15 @@ struct ChainKernel: Sendable, Kernel8 {
                         blue[i] = Float(b[i])
                     }
                 }
+            }
+        }
+        if strength < 1 {
+            let keep = 1 - strength
+            let keptGreen = kept + Self.block, keptBlue = keptGreen + Self.block
+            for i in 0..<count {
+                red[i] = strength * red[i] + keep * kept[i] * keptScale
+                green[i] = strength * green[i] + keep * keptGreen[i] * keptScale
+                blue[i] = strength * blue[i] + keep * keptBlue[i] * keptScale
             }
         }
     }
@@ -131,33 +142,32 @@ struct ChainKernel: Sendable, Kernel8 {
         let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi
-        let scale = 1 / maxCode, keep = 1 - strength
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.block) { planes in
+        let scale = 1 / maxCode
+        // The three working planes, then the three `run` keeps the input in.
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * Self.block) { planes in
             guard let red = planes.baseAddress else { return }
             let green = red + Self.block, blue = green + Self.block
+            let kept = blue + Self.block, keptGreen = kept + Self.block, keptBlue = keptGreen + Self.block
             var start = 0
             while start < count {
                 let n = min(Self.block, count - start)
                 var pixel = start * stride
                 for i in 0..<n {
-                    red[i] = Float(source[pixel &+ ri]) * scale
-                    green[i] = Float(source[pixel &+ gi]) * scale
-                    blue[i] = Float(source[pixel &+ bi]) * scale
+                    kept[i] = Float(source[pixel &+ ri])
+                    keptGreen[i] = Float(source[pixel &+ gi])
+                    keptBlue[i] = Float(source[pixel &+ bi])
+                    red[i] = kept[i] * scale
+                    green[i] = keptGreen[i] * scale
+                    blue[i] = keptBlue[i] * scale
                     pixel &+= stride
                 }
-                run(red, green, blue, n)
+                run(red, green, blue, n, kept: kept, keptScale: scale)
                 pixel = start * stride
                 for i in 0..<n {
-                    var r = red[i], g = green[i], b = blue[i]
-                    if strength < 1 {
-                        r = strength * r + keep * Float(source[pixel &+ ri]) * scale
-                        g = strength * g + keep * Float(source[pixel &+ gi]) * scale
-                        b = strength * b + keep * Float(source[pixel &+ bi]) * scale
-                    }
                     if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
-                    destination[pixel &+ ri] = Sample(Self.code(r, maxCode: maxCode))
-                    destination[pixel &+ gi] = Sample(Self.code(g, maxCode: maxCode))
-                    destination[pixel &+ bi] = Sample(Self.code(b, maxCode: maxCode))
+                    destination[pixel &+ ri] = Sample(Self.code(red[i], maxCode: maxCode))
+                    destination[pixel &+ gi] = Sample(Self.code(green[i], maxCode: maxCode))
+                    destination[pixel &+ bi] = Sample(Self.code(blue[i], maxCode: maxCode))
                     pixel &+= stride
                 }
                 start += n
@@ -169,8 +179,7 @@ struct ChainKernel: Sendable, Kernel8 {
     func applyPlanar(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
                      _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.block) { kept in
-            guard let keptRed = kept.baseAddress else { return }
-            let keptGreen = keptRed + Self.block, keptBlue = keptGreen + Self.block
+            guard let kept = kept.baseAddress else { return }
             var start = 0
             while start < count {
                 let n = min(Self.block, count - start)
@@ -181,19 +190,11 @@ struct ChainKernel: Sendable, Kernel8 {
                     b[i] = Self.unit(b[i])
                 }
                 if strength < 1 {
-                    keptRed.update(from: r, count: n)
-                    keptGreen.update(from: g, count: n)
-                    keptBlue.update(from: b, count: n)
+                    kept.update(from: r, count: n)
+                    (kept + Self.block).update(from: g, count: n)
+                    (kept + 2 * Self.block).update(from: b, count: n)
                 }
-                run(r, g, b, n)
-                if strength < 1 {
-                    let keep = 1 - strength
-                    for i in 0..<n {
-                        r[i] = strength * r[i] + keep * keptRed[i]
-                        g[i] = strength * g[i] + keep * keptGreen[i]
-                        b[i] = strength * b[i] + keep * keptBlue[i]
-                    }
-                }
+                run(r, g, b, n, kept: kept, keptScale: 1)
                 start += n
             }
         }
