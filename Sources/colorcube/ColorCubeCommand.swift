@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import ColorCubeCore
 
 @main
 struct ColorCubeCommand: ParsableCommand {
@@ -29,7 +30,7 @@ struct ColorCubeCommand: ParsableCommand {
             or video frames. `learn` makes a look from a photo before and after an edit done anywhere.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Convert.self, Apply.self, Combine.self, Invert.self, Info.self, Preview.self, Learn.self]
+        subcommands: [Generate.self, Convert.self, Apply.self, Combine.self, Invert.self, Info.self, Preview.self, Learn.self, Spaces.self]
     )
 }
 
@@ -39,23 +40,9 @@ extension ColorCubeCommand {
     static func suggestion(for word: String) -> String? {
         let names = configuration.subcommands.map { $0._commandName } + ["help"]
         guard !word.hasPrefix("-"), !names.contains(word) else { return nil }
-        let scored = names.map { (name: $0, distance: editDistance(word.lowercased(), $0)) }
+        let scored = names.map { (name: $0, distance: EditDistance.between(word.lowercased(), $0)) }
         guard let best = scored.min(by: { $0.distance < $1.distance }), best.distance <= 2,
               best.distance < best.name.count else { return nil }
         return best.name
-    }
-
-    /// Levenshtein distance between `a` and `b`.
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.prefix(64)), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + [Int](repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

@@ -3,6 +3,7 @@ import ColorCubeApplier
 import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore
+import ColorCubeTransform
 
 /// Options that choose and shape the LUT engine, shared by every command that applies a look.
 struct EngineOptions: ParsableArguments {
@@ -14,6 +15,8 @@ struct EngineOptions: ParsableArguments {
 
     @OptionGroup var reading: LookReadOptions
 
+    @OptionGroup var spaces: SpaceOptions
+
     func validate() throws {
         guard (0...1).contains(strength) else { throw ValidationError("--strength must be between 0 and 1, got \(strength)") }
     }
@@ -23,11 +26,22 @@ struct EngineOptions: ParsableArguments {
     ///   thumbnails, every colour for streams of frames, the colours met lately otherwise.
     func loadEngine(look lookPath: String, ignoreProfile: Bool, colorMemory: ColorMemory = .recent,
                     pixelLimit: PixelLimit) throws -> LUTEngine {
+        try loadEngines(look: lookPath, ignoreProfile: ignoreProfile, colorMemory: colorMemory, pixelLimit: pixelLimit).pictures
+    }
+
+    /// The engines for photos (and raw frames) and for video clips: one engine unless the look is
+    /// applied in a colour space, where photos default to sRGB and clips to camera Rec.709.
+    func loadEngines(look lookPath: String, ignoreProfile: Bool, colorMemory: ColorMemory = .recent,
+                     pixelLimit: PixelLimit) throws -> (pictures: LUTEngine, clips: LUTEngine) {
         let look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.
-        return try LUTEngine(transform: look.transform, interpolation: interpolation, strength: strength,
-                             colorMemory: colorMemory)
+        let pictures = try LUTEngine(transform: try spaces.wrap(look).transform, interpolation: interpolation, strength: strength,
+                                     colorMemory: colorMemory)
+        guard spaces.isSet, spaces.imageSpace == nil else { return (pictures, pictures) }
+        let clips = try LUTEngine(transform: try spaces.wrap(look, defaultSpace: SpaceOptions.clipSpace).transform,
+                                  interpolation: interpolation, strength: strength, colorMemory: colorMemory)
+        return (pictures, clips)
     }
 }

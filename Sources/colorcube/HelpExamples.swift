@@ -17,6 +17,13 @@ enum HelpExamples {
         "colorcube convert film.png --resample 64 -o film.bin",
         "colorcube convert show-lut.clf -o show-lut.cube",
         "colorcube convert shot.ccc --cdl-id cool -o cool.cc",
+        "colorcube convert --from slog3_sgamut3cine --to acescct -o slog3-to-acescct.clf",
+        "colorcube convert sony-look.cube --look-space slog3_sgamut3cine --look-output-space camera_rec709 -o photo-look.cube",
+    ])
+
+    static let spaces = block([
+        "colorcube spaces             # every colour space, one line each",
+        "colorcube spaces sony        # those whose ID, name or family holds 'sony'",
     ])
 
     static let apply = block([
@@ -24,6 +31,7 @@ enum HelpExamples {
         "colorcube apply look.png ~/Pictures -o ~/Graded --strength 0.7",
         "colorcube apply log-to-709.cube+grade.cc clip.mp4 -o graded.mp4",
         "colorcube apply look.cube --raw 1920x1080 --pixel-format rgb24 -i in.rgb",
+        "colorcube apply slog3-to-709.cube photo.jpg --look-space slog3_sgamut3cine --look-output-space camera_rec709 -o out.jpg",
     ])
 
     static let combine = block([

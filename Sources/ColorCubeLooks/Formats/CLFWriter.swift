@@ -23,6 +23,10 @@ enum CLFWriter {
         for (index, operation) in transform.operations.enumerated() {
             text += try node(operation, id: "op\(index + 1)", path: displayPath)
         }
+        if transform.operations.isEmpty {
+            // A ProcessList needs one node: the identity as a matrix.
+            text += matrixNode(diagonal(.one), offset: .zero, id: "op1")
+        }
         text += "</ProcessList>\n"
         let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
         try writer.append(text)
@@ -78,8 +82,12 @@ enum CLFWriter {
                     + (exponent.style.isMonCurve ? " offset=\"\(pair[1])\"" : "") + "/>\n"
             }
             return text + "    </Exponent>\n"
+        case let curve where curve.isPerChannel:
+            // A curve CLF has no node for (a camera's published transfer function): sampled at
+            // every half-float value, as OpenColorIO writes its own built-in curves.
+            return halfDomainNode(id: id) { curve.apply(SIMD3(repeating: $0)) }
         default:
-            throw LUTFileError.cannotHold(path: path, format: "a CLF file", holds: "LUTs, matrices, ranges, ASC CDLs, logs and exponents",
+            throw LUTFileError.cannotHold(path: path, format: "a CLF file", holds: "LUTs, matrices, ranges, ASC CDLs, logs, exponents and curves",
                                           given: operation.description)
         }
     }
@@ -143,20 +151,28 @@ enum CLFWriter {
             high[channel] = range.upperBound
         }
         guard uniform else {
-            var text = open("LUT1D", id: id, extra: " halfDomain=\"true\"") + "        <Array dim=\"65536 3\">\n"
-            for bits in 0...UInt16.max {
-                let x = HalfFloat.value(bits: bits)
-                // NaN and infinity entries are never read; they hold the nearest finite value's output.
-                let input = x.isNaN ? 0 : min(max(x, -65504), 65504)
-                text += "\(lut.curves[0].apply(input)) \(lut.curves[1].apply(input)) \(lut.curves[2].apply(input))\n"
-            }
-            return text + "        </Array>\n    </LUT1D>\n"
+            return halfDomainNode(id: id) { SIMD3(lut.curves[0].apply($0), lut.curves[1].apply($0), lut.curves[2].apply($0)) }
         }
         var text = domainMatrix(low: low, high: high, id: id + "-domain")
         let entries = lut.curves[0].outputs.count
         text += open("LUT1D", id: id) + "        <Array dim=\"\(entries) 3\">\n"
         for index in 0..<entries {
             text += "\(lut.curves[0].outputs[index]) \(lut.curves[1].outputs[index]) \(lut.curves[2].outputs[index])\n"
+        }
+        return text + "        </Array>\n    </LUT1D>\n"
+    }
+
+    /// A half-domain `LUT1D`: `curve` at every half-float value. NaN and infinity entries are
+    /// never read; they hold the nearest finite value's output.
+    private static func halfDomainNode(id: String, _ curve: (Double) -> SIMD3<Double>) -> String {
+        var text = open("LUT1D", id: id, extra: " halfDomain=\"true\"") + "        <Array dim=\"65536 3\">\n"
+        let largest = Double(Float.greatestFiniteMagnitude)
+        for bits in 0...UInt16.max {
+            let x = HalfFloat.value(bits: bits)
+            let output = curve(x.isNaN ? 0 : min(max(x, -65504), 65504))
+            // A curve that overflows (a log decoded far past its range) holds Float's largest value.
+            let entry = (0..<3).map { channel in output[channel].isNaN ? 0 : min(max(output[channel], -largest), largest) }
+            text += "\(entry[0]) \(entry[1]) \(entry[2])\n"
         }
         return text + "        </Array>\n    </LUT1D>\n"
     }

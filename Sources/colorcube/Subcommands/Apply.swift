@@ -89,18 +89,18 @@ extension ColorCubeCommand {
                     try limits.pixelLimit.check(width: size.width, height: size.height, path: rawOptions.streamName)
                 }
                 // A raw stream is a long run of frames: a table of every colour pays for itself.
-                let engine = try engineOptions.loadEngine(look: look, ignoreProfile: ignoreProfile,
-                                                          colorMemory: rawOptions.raw != nil ? .every : .recent,
-                                                          pixelLimit: limits.pixelLimit)
+                let engines = try engineOptions.loadEngines(look: look, ignoreProfile: ignoreProfile,
+                                                            colorMemory: rawOptions.raw != nil ? .every : .recent,
+                                                            pixelLimit: limits.pixelLimit)
                 if rawOptions.raw != nil {
-                    try runRaw(engine: engine)
+                    try runRaw(engine: engines.pictures)
                 } else {
-                    try runImages(engine: engine)
+                    try runImages(engine: engines.pictures, clipEngine: engines.clips)
                 }
             }
         }
 
-        private func runImages(engine: LUTEngine) throws {
+        private func runImages(engine: LUTEngine, clipEngine: LUTEngine) throws {
             guard let output else { return }
             let started = ContinuousClock.now
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
@@ -118,7 +118,7 @@ extension ColorCubeCommand {
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             let applier = ImageApplier(engine: engine, options: options)
-            let video = VideoApplier(engine: engine, options: .init(videoCodec: videoCodec, crf: crf,
+            let video = VideoApplier(engine: clipEngine, options: .init(videoCodec: videoCodec, crf: crf,
                                                                     concurrentClips: jobs ?? 1,
                                                                     pixelLimit: limits.pixelLimit))
             let progress = ProgressLine(total: plan.jobs.count)

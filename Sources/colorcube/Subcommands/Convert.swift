@@ -17,8 +17,17 @@ extension ColorCubeCommand {
                 + "reported to reject cubes above 64: use --resample 64 for it." + HelpExamples.convert
         )
 
-        @Argument(help: ArgumentHelp("The look: an edited reference PNG or " + LookSpec.help + "."))
-        var input: String
+        @Argument(help: ArgumentHelp("The look: an edited reference PNG or " + LookSpec.help + " (none with --from and --to)."))
+        var input: String?
+
+        @Option(help: ArgumentHelp("With --to and no INPUT: write the conversion from this colour space (colorcube spaces lists them).",
+                                   valueName: "space"))
+        var from: String?
+
+        @Option(help: ArgumentHelp("With --from: the colour space to convert to.", valueName: "space"))
+        var to: String?
+
+        @OptionGroup var spaces: SpaceOptions
 
         @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG or image LUT (e.g. 64 for 512x512, 32 for a 1024x32 strip); the image must agree.")
         var size: Int?
@@ -50,6 +59,21 @@ extension ColorCubeCommand {
         @OptionGroup var limits: LimitOptions
 
         func validate() throws {
+            switch (input, from, to) {
+            case (nil, nil, nil):
+                throw ValidationError("give the look to convert (INPUT), or --from and --to for a colour space conversion")
+            case (nil, .some, nil), (nil, nil, .some):
+                throw ValidationError("a conversion needs both --from and --to")
+            case (.some, .some, _), (.some, _, .some):
+                throw ValidationError("--from and --to write a conversion on their own; to use a look in a colour space, "
+                    + "give --look-space (and --look-output-space)")
+            case (nil, .some, .some) where output == nil:
+                throw ValidationError("give the output file with -o (its extension chooses the format: .clf keeps the conversion exact)")
+            case (nil, .some, .some) where spaces.isSet:
+                throw ValidationError("--look-space applies to a look, not to a --from/--to conversion")
+            default:
+                break
+            }
             if let size, !ColorCube.sizeRange.contains(size) {
                 throw ValidationError("invalid --size \(size); use 2 to 256 points per axis")
             }
@@ -74,11 +98,21 @@ extension ColorCubeCommand {
 
         private func work() throws {
             let chosen = try outputFormat()
+            if let from, let to, let output {
+                let source = try ColorSpaces.lookUp(from), target = try ColorSpaces.lookUp(to)
+                let look = try Look(conversionFrom: source, to: target)
+                let written = try LUTWriter.write(look, format: chosen, to: output, title: look.title ?? "conversion",
+                                                  size: resample, interpolation: resample == nil ? nil : interpolation,
+                                                  options: LUTWriter.Options(bitDepth: depth))
+                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--resample")
+                return
+            }
+            guard let input else { return }
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: LookSpec.paths(input))
             let options = reading.options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
                                           pixelLimit: limits.pixelLimit)
-            let look = try LookSpec.read(input, options: options)
+            let look = try spaces.wrap(try LookSpec.read(input, options: options))
             // An image LUT checks --size itself (against its pixel size); other formats here.
             if let size, !look.format.readsImages, let table = look.plainTable, table.size != size {
                 throw CommandFailure("\(input) holds a \(table.size)-cube, but --size \(size) was asked for; "
