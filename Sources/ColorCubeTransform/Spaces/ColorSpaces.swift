@@ -225,7 +225,7 @@ public enum ColorSpaces {
 
     private static let display: [ColorSpace] = [
         ColorSpace(id: "ocio:lin_ciexyzd65_display", name: "CIE XYZ-D65 - Display-referred",
-                   aliases: ["cie_xyz_d65_display", "lin_ciexyzd65_display"], family: "Display", kind: .display,
+                   aliases: ["cie_xyz_d65_display"], family: "Display", kind: .display,
                    encoding: "display-linear", gamut: Gamut.xyzD65),
         ColorSpace(id: "srgb_rec709_display", name: "sRGB - Display", aliases: ["srgb_display"], family: "Display", kind: .display,
                    encoding: "sdr-video", gamut: Gamuts.rec709, decoding: exponent(.monCurveMirrorFwd, 2.4, offset: 0.055)),

@@ -21,16 +21,21 @@ public struct HLGSystemGammaOp: TransformOp {
         self.inverted = inverted
     }
 
+    /// The studio config applies the gamma to scene light scaled by 3 (so its peak is 3), with the
+    /// luminance's magnitude floored at 1e-4 there; both directions here do the same, so that
+    /// negative and near-black colours get OpenColorIO's values.
+    private static let sceneScale = 3.0, floor = 1e-4
+
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        let scale = peak / 100
+        let displayScale = peak / 100 / pow(Self.sceneScale, gamma)
         if !inverted {
-            let ys = (Self.weights * rgb).sum()
-            return ys > 0 ? rgb * (scale * pow(ys, gamma - 1)) : .zero
+            let scene = rgb * Self.sceneScale
+            let ys = (Self.weights * scene).sum()
+            return scene * (pow(max(abs(ys), Self.floor), gamma - 1) * displayScale)
         }
-        let yd = (Self.weights * rgb).sum()
-        guard yd > 0 else { return .zero }
-        let ys = pow(yd / scale, 1 / gamma)
-        return rgb / (scale * pow(ys, gamma - 1))
+        let display = rgb / displayScale
+        let yd = (Self.weights * display).sum()
+        return display * (pow(max(abs(yd), Self.floor), 1 / gamma - 1) / Self.sceneScale)
     }
 
     public var isPerChannel: Bool { false }

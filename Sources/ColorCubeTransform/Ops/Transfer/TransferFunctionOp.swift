@@ -148,8 +148,8 @@ public struct TransferFunctionOp: TransformOp {
     private static func encode(_ function: Function, _ x: Double) -> Double {
         switch function {
         case .acescc:
-            // At and below 0 the studio config gives its table's lower end, -0.36.
-            if x <= 0 { return -0.36 }
+            // Below 0 the studio config gives its table's lower end, -0.36; at 0 the formula's -0.3584.
+            if x < 0 { return -0.36 }
             if x < exp2(-15) { return (log2(exp2(-16) + x * 0.5) + 9.72) / 17.52 }
             return (log2(x) + 9.72) / 17.52
         case .appleLog:

@@ -1,0 +1,182 @@
+import ColorCubeCore
+import ColorCubeLooks
+import ColorCubeTransform
+import Foundation
+import Testing
+
+/// The colour space catalogue: names, published values, round trips, and every space against
+/// OpenColorIO 2.6's studio config when PyOpenColorIO is installed.
+@Suite struct ColorSpacesTests {
+    @Test func everyStudioConfigSpaceIsInTheCatalogue() {
+        // The studio config's 59 spaces less its Raw data space and the two ADX spaces, plus six of our own.
+        #expect(ColorSpaces.all.count == 56 + 6)
+        #expect(ColorSpaces.all.filter { $0.kind == .display }.count == 10)
+        #expect(Set(ColorSpaces.all.map(\.id)).count == ColorSpaces.all.count)
+        let names = ColorSpaces.all.flatMap(\.names).map { $0.lowercased() }
+        #expect(Set(names).count == names.count, "a name answers for two spaces")
+    }
+
+    @Test func namesAreIDsNamesAndAliasesInAnyCase() throws {
+        let cine = try #require(ColorSpaces.named("ocio:slog3_sgamut3cine_scene"))
+        #expect(ColorSpaces.named("SLOG3_SGAMUT3CINE_SCENE")?.id == cine.id)
+        #expect(ColorSpaces.named("S-Log3 S-Gamut3.Cine")?.id == cine.id)
+        #expect(ColorSpaces.named(" slog3_sgamut3cine ")?.id == cine.id)
+        #expect(ColorSpaces.named("srgb_tx")?.name == "sRGB Encoded Rec.709 (sRGB)")
+        #expect(ColorSpaces.named("no such space") == nil)
+        #expect(throws: ColorSpaceError.self) { try ColorSpaces.lookUp("slgo3") }
+        #expect(ColorSpaces.nearest(to: "slgo3").contains { $0.contains("slog3") })
+    }
+
+    @Test func sceneAndDisplaySpacesDoNotConvert() throws {
+        let log = try ColorSpaces.lookUp("slog3_sgamut3cine"), display = try ColorSpaces.lookUp("srgb_display")
+        #expect(throws: ColorSpaceError.crossesKinds(source: log.name, target: display.name)) {
+            try ColorSpaces.conversion(from: log, to: display)
+        }
+    }
+
+    /// Values from the makers' documents and the standards.
+    @Test func publishedValues() throws {
+        func decode(_ id: String, _ code: Double) throws -> Double {
+            try Transform(ColorSpaces.lookUp(id).decoding).apply(SIMD3(repeating: code)).x
+        }
+        // S-Log3: 18% grey at code 420 of 1023; LogC3 EI800 at 0.391; ACEScct at 0.4136.
+        #expect(abs(try decode("slog3_sgamut3", 420.0 / 1023) - 0.18) < 1e-9)
+        #expect(abs(try decode("arri_logc3_ei800", 0.3910068360) - 0.18) < 1e-6)
+        #expect(abs(try decode("acescct_ap1", 0.4135884) - 0.18) < 1e-6)
+        // PQ: 100 cd/m² (1.0 here) at 0.508078; HLG: signal 0.5 is scene light 1/12.
+        let pq = TransferFunctionOp(.pq, .encode), hlg = TransferFunctionOp(.hlg, .decode)
+        #expect(abs(pq.value(1) - 0.5080784) < 1e-6)
+        #expect(abs(pq.value(100) - 1) < 1e-9)
+        #expect(abs(hlg.value(0.5) - 1.0 / 12) < 1e-12)
+        // BT.2100: an HLG display of 1000 cd/m² shows signal 1.0 white at its peak (10 here).
+        let white = try ColorSpaces.conversion(from: ColorSpaces.lookUp("hlg_rec2020_display"),
+                                               to: ColorSpaces.lookUp("ocio:lin_ciexyzd65_display")).apply(SIMD3(1, 1, 1))
+        #expect(abs(white.y - 10) < 1e-6)
+        // Rec.709 white is ACES white: the adapted matrices keep greys grey.
+        let grey = try ColorSpaces.conversion(from: ColorSpaces.lookUp("lin_rec709"), to: ColorSpaces.lookUp("aces")).apply(SIMD3(repeating: 0.18))
+        #expect(abs(grey.x - 0.18) < 1e-9 && abs(grey.y - 0.18) < 1e-9 && abs(grey.z - 0.18) < 1e-9)
+    }
+
+    @Test func everySpaceRoundTripsThroughItsReference() throws {
+        for space in ColorSpaces.all {
+            let there = Transform(space.toReference), back = Transform(space.fromReference)
+            for code in [SIMD3(0.1, 0.4, 0.8), SIMD3(0.3, 0.3, 0.3), SIMD3(0.9, 0.05, 0.5)] {
+                let result = back.apply(there.apply(code))
+                #expect(distance(result, code) < 1e-9, "\(space.name): \(code) came back as \(result)")
+            }
+        }
+    }
+
+    @Test func aConversionWrittenAsCLFReadsBackTheSame() throws {
+        let folder = try TemporaryDirectory()
+        for (from, to) in [("slog3_sgamut3cine", "srgb_tx"), ("canonlog3_cinemagamut_d55", "acescct"), ("pq_rec2020_display", "srgb_display")] {
+            let look = try Look(conversionFrom: ColorSpaces.lookUp(from), to: ColorSpaces.lookUp(to))
+            let path = folder.file("\(from).clf")
+            try LUTWriter.write(look, format: CLFFormat(), to: path, title: look.title ?? "")
+            let read = try LUTReader.read(path: path)
+            for value in [SIMD3(0.05, 0.4, 0.9), SIMD3(0.6, 0.6, 0.2)] {
+                let exact = look.transform.apply(value), written = read.transform.apply(value)
+                // Curves CLF has no node for are half-float tables: close, not equal.
+                #expect(distance(exact, written) < 2e-4 * max(1, exact.max()), "\(from) to \(to) at \(value)")
+            }
+        }
+    }
+
+    @Test func aLookSeenFromAPictureSpaceIsWrappedInBothConversions() throws {
+        let identity = Look(transform: Transform(), format: CLFFormat())
+        let wrapped = try identity.seen(from: ColorSpaces.lookUp("srgb_tx"), lookSpace: ColorSpaces.lookUp("slog3_sgamut3cine"))
+        // An identity look in any space leaves the picture as it was.
+        for value in [SIMD3(0.02, 0.5, 0.98), SIMD3(0.2, 0.2, 0.2)] {
+            #expect(distance(wrapped.transform.apply(value), value) < 1e-9)
+        }
+        // A look whose output differs from its input: sRGB codes in, Camera Rec.709 codes out.
+        let toCamera = try identity.seen(from: ColorSpaces.lookUp("srgb_tx"), lookSpace: ColorSpaces.lookUp("lin_rec709"),
+                                         lookOutputSpace: ColorSpaces.lookUp("lin_rec709"))
+        #expect(abs(toCamera.transform.apply(SIMD3(repeating: 0.5)).x - 0.5) < 1e-9)
+    }
+
+    // MARK: OpenColorIO 2.6 as the oracle
+
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
+    func everySpaceAgreesWithOpenColorIOsStudioConfig() throws {
+        let python = try #require(SpaceOracle.python)
+        let studio = ColorSpaces.all.filter { $0.origin == nil }
+        var cases: [SpaceOracle.Case] = []
+        for space in studio {
+            let reference = try ColorSpaces.lookUp(space.kind == .scene ? "ACES2065-1" : "CIE XYZ-D65 - Display-referred")
+            let (low, high) = space.kind == .scene ? (-0.1, 1.2) : (0.0, 1.0)
+            let levels = (0..<5).map { low + (high - low) * Double($0) / 4 }
+            let inputs = levels.flatMap { r in levels.flatMap { g in levels.map { b in SIMD3(r, g, b) } } }
+            for (from, to) in [(space, reference), (reference, space)] where from.id != to.id {
+                let conversion = try ColorSpaces.conversion(from: from, to: to)
+                cases.append(.init(from: from.name, to: to.name, inputs: inputs, outputs: inputs.map(conversion.apply)))
+            }
+        }
+        let worst = try SpaceOracle.compare(cases, python: python)
+        #expect(worst.count == cases.count)
+        for (index, error) in worst.enumerated() {
+            #expect(error <= 1e-3, "\(cases[index].from) to \(cases[index].to): \(error)")
+        }
+    }
+}
+
+/// PyOpenColorIO 2.6 run as a child: it evaluates the studio config's conversions at our inputs.
+enum SpaceOracle {
+    struct Case {
+        var from, to: String
+        var inputs, outputs: [SIMD3<Double>]
+    }
+
+    /// A Python that imports PyOpenColorIO 2.6 or later: COLORCUBE_ORACLE_PYTHON, the virtual
+    /// environment Tools/install-deps makes with PEERS=1, or the system's.
+    static let python: String? = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [ProcessInfo.processInfo.environment["COLORCUBE_ORACLE_PYTHON"],
+                          root.appendingPathComponent(".build-oracle/venv/bin/python").path, "/usr/bin/python3"].compactMap { $0 }
+        return candidates.first { path in
+            guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+            let check = "import PyOpenColorIO as o, sys; v = tuple(int(x) for x in o.__version__.split('.')[:2]); sys.exit(0 if v >= (2, 6) else 1)"
+            return (try? OCIOReference.run(path, ["-c", check])) == 0
+        }
+    }()
+
+    static let script = """
+        import json, sys, numpy as np, PyOpenColorIO as ocio
+        config = ocio.Config.CreateFromBuiltinConfig("studio-config-latest")
+        worst = []
+        for case in json.load(sys.stdin):
+            processor = config.getProcessor(case["from"], case["to"]).getDefaultCPUProcessor()
+            values = np.array(case["inputs"], dtype=np.float32)
+            processor.applyRGB(values)
+            ours = np.array(case["outputs"])
+            worst.append(float((np.abs(values - ours) / np.maximum(1, np.abs(values))).max()))
+        print(json.dumps(worst))
+        """
+
+    /// The largest error of each case, relative above 1 and absolute below.
+    static func compare(_ cases: [Case], python: String) throws -> [Double] {
+        let payload = cases.map { c in
+            ["from": c.from, "to": c.to, "inputs": c.inputs.map { [$0.x, $0.y, $0.z] }, "outputs": c.outputs.map { [$0.x, $0.y, $0.z] }] as [String: Any]
+        }
+        let input = try JSONSerialization.data(withJSONObject: payload)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script]
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        Thread.detachNewThread {
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode([Double].self, from: output)
+    }
+}
+
+/// The largest difference of the three channels.
+private func distance(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+    max(abs(a.x - b.x), abs(a.y - b.y), abs(a.z - b.z))
+}
