@@ -294,7 +294,7 @@ enum LearnBench {
         }
         // On this smooth synthetic edit the coefficients' fit and the decoded pixels' (0.21 and 0.19)
         // are alike; on the editors' black and white looks of Tools/bench-learn-looks the
-        // coefficients' fit is far closer (Tools/README).
+        // coefficients' fit is far closer (see the Lossy Afters article in ColorCubeLearner.docc).
         #expect(errors[0] < 0.2)
         #expect(errors[1] < 0.3 && errors[2] < 0.3)
         // A colour look is not taken for black and white.

@@ -7,7 +7,7 @@ import _CVideoCodec
 
 /// FFmpeg's libraries in colorcube's own process (`_CVideoCodec`, opened at run time): a clip's
 /// video stream decoded into packed frames, and graded frames encoded and written as NUT to a
-/// pipe, so that no raw frame crosses a pipe (Tools/README.md, "Video").
+/// pipe, so that no raw frame crosses a pipe (see the Video article in ColorCubeApplier.docc).
 enum FFmpegLibraries {
     /// True when libavutil, libavcodec and libavformat (the versions colorcube was built with)
     /// could be opened.

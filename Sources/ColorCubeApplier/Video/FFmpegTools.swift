@@ -12,7 +12,7 @@ import Foundation
 /// any container by its command line's rules). The frames themselves are decoded and encoded in
 /// colorcube's process through FFmpeg's libraries where they are installed (`FFmpegLibraries`),
 /// else by a second and third ffmpeg with the frames on pipes, which costs a few per cent of the
-/// encoder's time (see Tools/README.md, "Video").
+/// encoder's time (see the Video article in ColorCubeApplier.docc).
 public enum FFmpegTools {
     /// The full path of `program` found on the PATH, or nil.
     public static func locate(_ program: String) -> String? {

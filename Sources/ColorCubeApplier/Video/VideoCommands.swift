@@ -36,7 +36,8 @@ struct VideoCommands: Sendable {
         // Planar YCbCr at any depth crosses the pipes as the decoder made it: no scaler on either
         // side (8-bit clips through the scaler as rgb24 spent about 14 ms of CPU a 1080p frame in
         // its two conversions and twice the pipe bytes; YCbCrFrameGrader remembers 8-bit results
-        // by colour), and colours outside the RGB cube are kept (Tools/README.md, "Video").
+        // by colour), and colours outside the RGB cube are kept (see the Video article in
+        // ColorCubeApplier.docc).
         ycbcrFormat = matrix == nil ? nil : YCbCrFrameFormat(source: probe.pixelFormat)
         frameBytes = ycbcrFormat?.frameBytes(width: probe.width, height: probe.height)
             ?? probe.width * probe.height * frameFormat.bytesPerPixel

@@ -16,7 +16,8 @@ import ColorCubeImaging
 ///   the reading nearer its own identity wins when it is clearly nearer (`identityRatio`), with a
 ///   note; otherwise the image is read as a Hald CLUT, colorcube's own layout, and a note says so. Measured on 7 sample looks at sizes 4, 16 and 64 in both layouts and
 ///   on edited identities (negative, posterized, grey, sepia, levels, hue, noise, JPEG): every one
-///   was read in its own layout; blurred Hald images were the unclear cases (Tools/README.md).
+///   was read in its own layout; blurred Hald images were the unclear cases (see the Image LUT
+///   Layouts article in ColorCubeConverter.docc).
 /// - Unreal or Unity strip (green downwards or upwards). Both readings are equally smooth, so the
 ///   direction decides: colour adjustments rarely turn one channel's ramp round and not the
 ///   others', so green should move the output the way red and blue do. The mean change of the

@@ -40,7 +40,8 @@ import Foundation
 /// curves in sRGB instead of ProPhoto RGB). By the last round the targets follow the file, and the
 /// saturated edges and fine colour the weights discount are what colours the photos do not show
 /// are extrapolated from. The global model of that round is still fitted to the weighted targets;
-/// only the lattice sees every pixel. Measured on Tools/bench-learn-looks (Tools/README).
+/// only the lattice sees every pixel. Measured on Tools/bench-learn-looks (see the Lossy Afters
+/// article in ColorCubeLearner.docc).
 ///
 /// Per pixel it keeps the tally entry of the before colour, its weight and the decoded after
 /// (8 bytes); per pair the coefficients (2 bytes a sample).
