@@ -9,6 +9,12 @@ extension Look {
                   title: "\(source.name) to \(target.name)")
     }
 
+    /// The colour spaces the file's descriptors name (a CLF's `InputDescriptor` and
+    /// `OutputDescriptor` holding a space's ID, name or alias), or nil for each that names none.
+    public var describedSpaces: (input: ColorSpace?, output: ColorSpace?) {
+        (inputDescriptor.flatMap(ColorSpaces.named), outputDescriptor.flatMap(ColorSpaces.named))
+    }
+
     /// This look as pictures in `pictureSpace` see it, when the look expects values in
     /// `lookSpace` and gives values in `lookOutputSpace`: the picture converted into the look's
     /// space, the look, and its result converted back into the picture's space. Values outside

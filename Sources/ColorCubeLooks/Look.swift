@@ -20,6 +20,10 @@ public struct Look: Sendable {
     /// What the reader decided that the user should know (which layout an image LUT was read
     /// in, which correction of a collection was taken).
     public var notes: [String] = []
+    /// What the file says the look expects and gives (a CLF's `InputDescriptor` and
+    /// `OutputDescriptor`), as written; nil when it says nothing.
+    public var inputDescriptor: String?
+    public var outputDescriptor: String?
 
     public init(transform: Transform, format: any LUTFileFormat, title: String? = nil) {
         self.transform = transform

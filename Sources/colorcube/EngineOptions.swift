@@ -37,10 +37,10 @@ struct EngineOptions: ParsableArguments {
         Diagnostics.report(look, path: lookPath)
         // A reference PNG's lattice goes to the engine straight from the reader's view of its
         // pixels: no Float32 copy of the whole look is made on the way.
-        let pictures = try LUTEngine(transform: try spaces.wrap(look).transform, interpolation: interpolation, strength: strength,
+        let pictures = try LUTEngine(transform: try spaces.wrap(look, path: lookPath).transform, interpolation: interpolation, strength: strength,
                                      colorMemory: colorMemory)
         guard spaces.isSet, spaces.imageSpace == nil else { return (pictures, pictures) }
-        let clips = try LUTEngine(transform: try spaces.wrap(look, defaultSpace: SpaceOptions.clipSpace).transform,
+        let clips = try LUTEngine(transform: try spaces.wrap(look, path: lookPath, defaultSpace: SpaceOptions.clipSpace).transform,
                                   interpolation: interpolation, strength: strength, colorMemory: colorMemory)
         return (pictures, clips)
     }

@@ -1,12 +1,14 @@
 import ArgumentParser
 import ColorCubeLooks
+import ColorCubeCore
 import ColorCubeTransform
 
 /// `--look-space`, `--look-output-space` and `--image-space`: in which colour spaces a look and a
 /// picture hold their values (shared by `apply`, `preview` and `convert`).
 struct SpaceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The colour space the look expects (its input), by ID, name or alias (colorcube spaces lists them), "
-        + "e.g. slog3_sgamut3cine. The picture is converted into it before the look and back after.", valueName: "space"))
+        + "e.g. slog3_sgamut3cine, or auto for the spaces a CLF's descriptors name. The picture is converted into it before "
+        + "the look and back after.", valueName: "space"))
     var lookSpace: String?
 
     @Option(help: ArgumentHelp("The colour space the look gives (default: --look-space), e.g. camera_rec709 for a log-to-Rec.709 LUT.",
@@ -32,26 +34,35 @@ struct SpaceOptions: ParsableArguments {
         if lookSpace == nil, imageSpace != nil {
             throw ValidationError("--image-space needs --look-space: without it the look takes the picture's values as they are")
         }
-        for name in [lookSpace, lookOutputSpace, imageSpace].compactMap({ $0 }) {
+        for name in [lookSpace, lookOutputSpace, imageSpace].compactMap({ $0 }) where name.lowercased() != Self.auto {
             do { _ = try ColorSpaces.lookUp(name) } catch { throw ValidationError(error.description + " (colorcube spaces lists them)") }
         }
     }
 
-    /// `look` as pictures in `--image-space` (else `defaultSpace`) see it; `look` itself when
-    /// no space is given.
-    func wrap(_ look: Look, defaultSpace: String = photoSpace) throws -> Look {
+    /// `--look-space auto`: the spaces the look's file names (a CLF's descriptors).
+    static let auto = "auto"
+
+    /// `look` (read from `path`) as pictures in `--image-space` (else `defaultSpace`) see it;
+    /// `look` itself when no space is given.
+    /// - Throws: `CommandFailure` for `--look-space auto` on a look whose file names no space.
+    func wrap(_ look: Look, path: String, defaultSpace: String = photoSpace) throws -> Look {
         guard let lookSpace else { return look }
         let picture = try ColorSpaces.lookUp(imageSpace ?? defaultSpace)
-        return try look.seen(from: picture, lookSpace: try ColorSpaces.lookUp(lookSpace),
-                             lookOutputSpace: try lookOutputSpace.map { name throws(ColorSpaceError) in try ColorSpaces.lookUp(name) })
-    }
-
-    /// The line `info`-style commands print: "look in S-Log3 S-Gamut3.Cine, picture in sRGB ...".
-    func summary(defaultSpace: String = photoSpace) -> String? {
-        guard let lookSpace, let look = ColorSpaces.named(lookSpace), let picture = ColorSpaces.named(imageSpace ?? defaultSpace) else {
-            return nil
+        let described = look.describedSpaces
+        let input: ColorSpace, output: ColorSpace?
+        if lookSpace.lowercased() == Self.auto {
+            guard let named = described.input else {
+                throw CommandFailure("\(path): --look-space auto takes the space from the look's file, but "
+                    + (look.inputDescriptor.map { "its InputDescriptor \"\($0.prefix(60))\" names no known colour space" }
+                        ?? "it names none (only a CLF's InputDescriptor can)")
+                    + "; give the space, e.g. --look-space slog3_sgamut3cine (colorcube spaces lists them)")
+            }
+            input = named
+            output = try lookOutputSpace.map { name throws(ColorSpaceError) in try ColorSpaces.lookUp(name) } ?? described.output
+        } else {
+            input = try ColorSpaces.lookUp(lookSpace)
+            output = try lookOutputSpace.map { name throws(ColorSpaceError) in try ColorSpaces.lookUp(name) }
         }
-        let output = lookOutputSpace.flatMap(ColorSpaces.named).map { $0.name } ?? look.name
-        return "pictures in \(picture.name) go into \(look.name) for the look, and back from \(output)"
+        return try look.seen(from: picture, lookSpace: input, lookOutputSpace: output)
     }
 }

@@ -266,8 +266,23 @@ import Darwin
         #expect(malformedLine("LUT_1D_SIZE 65537\n0 0 0\n") == 1)
     }
 
+    /// Resolve's video range flags: the identity table then gives full range 0 as code 64 of
+    /// 1023 with only the input flag, and every value back with both.
+    @Test func videoRangeFlagsAreRanges() throws {
+        let identity = "LUT_3D_SIZE 2\n0 0 0\n1 0 0\n0 1 0\n1 1 0\n0 0 1\n1 0 1\n0 1 1\n1 1 1\n"
+        let input = try CubeTextFormat.parseContents(Array(("LUT_IN_VIDEO_RANGE\n" + identity).utf8), path: "in.cube")
+        let inOnly = try input.transform(path: "in.cube")
+        #expect(abs(inOnly.apply(SIMD3(repeating: 0)).x - 64.0 / 1023) < 1e-7)
+        #expect(abs(inOnly.apply(SIMD3(repeating: 1)).x - 940.0 / 1023) < 1e-7)
+        let both = try CubeTextFormat.parseContents(Array(("LUT_IN_VIDEO_RANGE\nLUT_OUT_VIDEO_RANGE\n" + identity).utf8), path: "both.cube")
+        for value in [0.0, 0.3, 1.0] {
+            #expect(abs(try both.transform(path: "both.cube").apply(SIMD3(repeating: value)).x - value) < 1e-6)
+        }
+        #expect(malformedLine("LUT_3D_SIZE 2\nLUT_IN_VIDEO_RANGE 1\n0 0 0\n") == 2)
+    }
+
     @Test func unknownKeyword() {
-        #expect(malformedLine("LUT_3D_SIZE 2\nLUT_IN_VIDEO_RANGE\n0 0 0\n") == 2)
+        #expect(malformedLine("LUT_3D_SIZE 2\nLUT_IN_VIDE0_RANGE\n0 0 0\n") == 2)
         #expect(malformedLine("# comment\nFOO 1 2 3\nLUT_3D_SIZE 2\n") == 2)
     }
 

@@ -60,4 +60,35 @@ import Testing
         }
         #expect(before == after)
     }
+
+    /// A CLF's descriptors are shown by info and used by --look-space auto, which equals naming them.
+    @Test func lookSpaceAutoTakesTheCLFsDescriptors() throws {
+        let scratch = try Scratch()
+        let clf = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <ProcessList id="a" compCLFversion="3.0">
+                <InputDescriptor>S-Log3 S-Gamut3.Cine</InputDescriptor>
+                <OutputDescriptor>ocio:itu709_rec709_scene</OutputDescriptor>
+                <Matrix inBitDepth="32f" outBitDepth="32f"><Array dim="3 3">0.9 0.1 0 0 1 0 0 0.1 0.9</Array></Matrix>
+            </ProcessList>
+            """
+        try Data(clf.utf8).write(to: URL(fileURLWithPath: scratch.file("look.clf")))
+        let info = try CommandRunner.run(["info", scratch.file("look.clf")])
+        #expect(info.stdoutText.contains("ocio:slog3_sgamut3cine_scene") && info.stdoutText.contains("ocio:itu709_rec709_scene"),
+                "\(info.stdoutText)")
+        try ApplyCommandTests.writePhoto(scratch.file("in.png"))
+        let auto = try CommandRunner.run(["apply", scratch.file("look.clf"), scratch.file("in.png"), "--look-space", "auto",
+                                          "-o", scratch.file("auto.png")])
+        #expect(auto.status == 0, "\(auto.stderr)")
+        let named = try CommandRunner.run(["apply", scratch.file("look.clf"), scratch.file("in.png"), "--look-space", "slog3_sgamut3cine",
+                                           "--look-output-space", "camera_rec709", "-o", scratch.file("named.png")])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("auto.png")))
+            == Data(contentsOf: URL(fileURLWithPath: scratch.file("named.png"))))
+        try Data(HostileInputCommandTests.identityCube.utf8).write(to: URL(fileURLWithPath: scratch.file("id.cube")))
+        let none = try CommandRunner.run(["apply", scratch.file("id.cube"), scratch.file("in.png"), "--look-space", "auto",
+                                          "-o", scratch.file("none.png")])
+        #expect(none.status != 0 && none.stderr.contains("--look-space"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("none.png")))
+    }
 }

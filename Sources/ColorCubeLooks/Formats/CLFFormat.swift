@@ -59,6 +59,8 @@ public struct CLFFormat: LUTFileFormat {
         let transform = try reader.transform(of: root)
         var look = Look(transform: transform, format: self, title: reader.title)
         look.notes = reader.notes
+        look.inputDescriptor = reader.inputDescriptor
+        look.outputDescriptor = reader.outputDescriptor
         return look
     }
 

@@ -6,6 +6,8 @@ import ColorCubeTransform
 struct CLFNodeReader {
     let path: String
     private(set) var title: String?
+    private(set) var inputDescriptor: String?
+    private(set) var outputDescriptor: String?
     /// What the user should know about how the file was read.
     private(set) var notes: [String] = []
     private var previousDepth: (depth: CLFBitDepth, element: String)?
@@ -32,6 +34,8 @@ struct CLFNodeReader {
         try checkVersion(root)
         title = root.child("Description").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
             ?? root.attribute("name")
+        inputDescriptor = root.child("InputDescriptor").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
+        outputDescriptor = root.child("OutputDescriptor").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         let nodes = root.children.filter { !Self.metadataNames.contains($0.name) }
         if nodes.count > Self.maxOperations {
             throw fail(root, "the ProcessList holds \(nodes.count) operations; colorcube reads up to \(Self.maxOperations) "

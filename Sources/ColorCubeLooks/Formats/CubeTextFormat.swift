@@ -14,7 +14,9 @@ import ColorCubeTransform
 /// Which range applies where: the 3D table's domain is `LUT_3D_INPUT_RANGE` when given, otherwise
 /// `DOMAIN_MIN`/`DOMAIN_MAX` in a file without a 1D table, otherwise 0...1. A 1D table's input
 /// range is `LUT_1D_INPUT_RANGE` when given, otherwise `DOMAIN_MIN`/`DOMAIN_MAX`, otherwise 0...1.
-/// `LUT_1D_INPUT_RANGE` in a file without a 1D table is ignored, as Resolve does.
+/// `LUT_1D_INPUT_RANGE` in a file without a 1D table is ignored, as Resolve does. Resolve's flags
+/// `LUT_IN_VIDEO_RANGE` and `LUT_OUT_VIDEO_RANGE` say the tables take or give video range
+/// (legal) codes: read as ranges mapping full range to 64...940 of 1023 before, and back after.
 ///
 /// A file with both tables is Resolve's shaper form: the 1D table is applied first and its output
 /// is the 3D table's input (in the 3D domain's units). Read as a transform: the 1D table (when
@@ -77,6 +79,11 @@ public struct CubeTextFormat: LUTFileFormat {
         public let domainMax: SIMD3<Double>
         /// The 1D table applied before the 3D table (or alone), or nil.
         public let shaper: Shaper?
+        /// Resolve's `LUT_IN_VIDEO_RANGE`: the tables expect video (legal) range codes, so full-range
+        /// input is mapped into 64...940 of 1023 first.
+        public var inVideoRange = false
+        /// Resolve's `LUT_OUT_VIDEO_RANGE`: the tables give video range codes, mapped back to full range after.
+        public var outVideoRange = false
 
         /// The file as operations: the 1D table, then the 3D table over its domain.
         /// - Throws: `LUTFileError.malformed` when an operation refuses its data (not reached for
@@ -84,6 +91,8 @@ public struct CubeTextFormat: LUTFileFormat {
         public func transform(path: String) throws(LUTFileError) -> Transform {
             var operations: [any TransformOp] = []
             do throws(TransformError) {
+                // Video range: 0 at code 64 and 1 at code 940 of 1023 (SMPTE legal range).
+                if inVideoRange { operations.append(try RangeOp(scale: 876.0 / 1023, offset: 64.0 / 1023)) }
                 if let shaper {
                     var curves: [Curve] = []
                     for channel in 0..<3 {
@@ -95,6 +104,7 @@ public struct CubeTextFormat: LUTFileFormat {
                 if let table {
                     operations.append(try LUT3DOp(table: table, domainMin: domainMin, domainMax: domainMax))
                 }
+                if outVideoRange { operations.append(try RangeOp(scale: 1023.0 / 876, offset: -64.0 / 876)) }
             } catch {
                 throw .malformed(path: path, line: 1, reason: error.description)
             }
@@ -294,8 +304,11 @@ public struct CubeTextFormat: LUTFileFormat {
         let shaper = final.shaperSize == 0
             ? nil
             : Shaper(inputMin: final.shaperMin, inputMax: final.shaperMax, entries: shaperEntries)
-        return Contents(title: header.title, table: table, domainMin: final.domainMin, domainMax: final.domainMax,
-                        shaper: shaper)
+        var contents = Contents(title: header.title, table: table, domainMin: final.domainMin, domainMax: final.domainMax,
+                                shaper: shaper)
+        contents.inVideoRange = header.inVideoRange
+        contents.outVideoRange = header.outVideoRange
+        return contents
     }
 
     /// What the data section must hold, fixed once the header is complete.
@@ -330,9 +343,11 @@ public struct CubeTextFormat: LUTFileFormat {
         var domainMax: (value: SIMD3<Double>, line: Int)?
         var shaperRange: (min: Double, max: Double, line: Int)?
         var cubeRange: (min: Double, max: Double, line: Int)?
+        var inVideoRange = false
+        var outVideoRange = false
 
-        static let keywords = "TITLE, LUT_3D_SIZE, LUT_1D_SIZE, DOMAIN_MIN, DOMAIN_MAX, LUT_1D_INPUT_RANGE "
-            + "and LUT_3D_INPUT_RANGE"
+        static let keywords = "TITLE, LUT_3D_SIZE, LUT_1D_SIZE, DOMAIN_MIN, DOMAIN_MAX, LUT_1D_INPUT_RANGE, "
+            + "LUT_3D_INPUT_RANGE, LUT_IN_VIDEO_RANGE and LUT_OUT_VIDEO_RANGE"
 
         mutating func read(_ scanner: TextLineScanner, path: String) throws(LUTFileError) {
             let tokens = scanner.tokens
@@ -366,6 +381,11 @@ public struct CubeTextFormat: LUTFileFormat {
                 } else {
                     cubeRange = (numbers[0], numbers[1], line)
                 }
+            case "LUT_IN_VIDEO_RANGE", "LUT_OUT_VIDEO_RANGE":
+                guard scanner.tokenCount == 1 else {
+                    throw .malformed(path: path, line: line, reason: "\(keyword) takes no value")
+                }
+                if keyword == "LUT_IN_VIDEO_RANGE" { inVideoRange = true } else { outVideoRange = true }
             default:
                 throw .malformed(path: path, line: line, reason: "unknown keyword \(scanner.excerpt(tokens[0])); "
                     + "a .cube header holds only \(Self.keywords)")

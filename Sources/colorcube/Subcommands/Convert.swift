@@ -112,7 +112,7 @@ extension ColorCubeCommand {
             try OutputSafety.refuseOverwritingInput(output: path, inputs: LookSpec.paths(input))
             let options = reading.options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
                                           pixelLimit: limits.pixelLimit)
-            let look = try spaces.wrap(try LookSpec.read(input, options: options))
+            let look = try spaces.wrap(try LookSpec.read(input, options: options), path: input)
             // An image LUT checks --size itself (against its pixel size); other formats here.
             if let size, !look.format.readsImages, let table = look.plainTable, table.size != size {
                 throw CommandFailure("\(input) holds a \(table.size)-cube, but --size \(size) was asked for; "

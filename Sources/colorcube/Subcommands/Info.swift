@@ -55,6 +55,12 @@ extension ColorCubeCommand {
             lines.append(("format", look.format.describe(look)))
             // What the reader decided (an image LUT's layout, a collection's correction).
             for note in look.notes { lines.append(("note", note)) }
+            // A CLF's descriptors, and the colour spaces they name (--look-space auto takes those).
+            let spaces = look.describedSpaces
+            for (label, text, space) in [("input", look.inputDescriptor, spaces.input), ("output", look.outputDescriptor, spaces.output)] {
+                guard let text else { continue }
+                lines.append(("\(label) space", "\"\(text.prefix(80))\"" + (space.map { " (\($0.id), \($0.kind.rawValue)-referred)" } ?? " (not a colour space colorcube knows)")))
+            }
             let operations = look.transform.operations
             if operations.count == 1, let lattice = operations[0] as? LUT3DOp {
                 lines.append(("size", "\(n) (\(n)x\(n)x\(n), \(grouped(n * n * n)) nodes)"))
