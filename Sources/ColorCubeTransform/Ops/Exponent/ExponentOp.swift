@@ -61,7 +61,26 @@ public struct ExponentOp: TransformOp {
         self.style = style
         self.exponent = exponent
         self.offset = style.isMonCurve ? offset : .zero
+        monCurves = (0..<3).map { MonCurve(exponent: exponent[$0], offset: offset[$0]) }
     }
+
+    /// A monCurve channel's constants, worked out once: its exponent and offset with OpenColorIO's
+    /// nudges away from the degenerate g = 1, o = 0, and the break and slope of its straight part
+    /// on each side.
+    private struct MonCurve: Sendable {
+        let g, o, forwardBreak, forwardSlope, reverseBreak, reverseSlope: Double
+
+        init(exponent: Double, offset: Double) {
+            g = max(exponent, 1 + 1e-6)
+            o = max(offset, 1e-6)
+            forwardBreak = o / (g - 1)
+            forwardSlope = (g - 1) / o * pow(o * g / ((g - 1) * (1 + o)), g)
+            reverseBreak = pow(o * g / ((g - 1) * (1 + o)), g)
+            reverseSlope = pow((g - 1) / o, g - 1) * pow((1 + o) / g, g)
+        }
+    }
+
+    private let monCurves: [MonCurve]
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(channel(rgb.x, 0), channel(rgb.y, 1), channel(rgb.z, 2))
@@ -90,27 +109,16 @@ public struct ExponentOp: TransformOp {
         }
     }
 
-    /// The exponent and offset with OpenColorIO's nudges away from the degenerate g = 1, o = 0.
-    private func monCurveParameters(_ index: Int) -> (g: Double, o: Double) {
-        (max(exponent[index], 1 + 1e-6), max(offset[index], 1e-6))
-    }
-
     private func monCurveForward(_ x: Double, _ index: Int) -> Double {
-        let (g, o) = monCurveParameters(index)
-        let breakPoint = o / (g - 1)
-        guard x > breakPoint || x.isNaN else {
-            return x * (g - 1) / o * pow(o * g / ((g - 1) * (1 + o)), g)
-        }
-        return pow((x + o) / (1 + o), g)
+        let c = monCurves[index]
+        guard x > c.forwardBreak || x.isNaN else { return x * c.forwardSlope }
+        return pow((x + c.o) / (1 + c.o), c.g)
     }
 
     private func monCurveReverse(_ y: Double, _ index: Int) -> Double {
-        let (g, o) = monCurveParameters(index)
-        let breakPoint = pow(o * g / ((g - 1) * (1 + o)), g)
-        guard y > breakPoint || y.isNaN else {
-            return y * pow((g - 1) / o, g - 1) * pow((1 + o) / g, g)
-        }
-        return (1 + o) * pow(y, 1 / g) - o
+        let c = monCurves[index]
+        guard y > c.reverseBreak || y.isNaN else { return y * c.reverseSlope }
+        return (1 + c.o) * pow(y, 1 / c.g) - c.o
     }
 
     public var isPerChannel: Bool { true }

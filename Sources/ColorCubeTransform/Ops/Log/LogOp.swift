@@ -76,6 +76,8 @@ public struct LogOp: TransformOp {
 
     /// Per channel, for the camera styles: (linear slope, linear offset, log side break).
     private let camera: [(slope: Double, offset: Double, logBreak: Double)]
+    /// The natural logarithm of `base`, worked out once.
+    private let lnBase: Double
 
     /// - Throws: `TransformError.invalidOperation` unless there are three channels of finite
     ///   parameters, `base` is positive and not 1, both sides' slopes are not 0, and a camera style
@@ -120,6 +122,7 @@ public struct LogOp: TransformOp {
         self.base = style == .log2 || style == .antiLog2 ? 2 : style == .log10 || style == .antiLog10 ? 10 : base
         self.parameters = parameters
         self.camera = camera
+        lnBase = Foundation.log(self.base)
     }
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
@@ -149,7 +152,7 @@ public struct LogOp: TransformOp {
     }
 
     private func linToLog(_ x: Double, _ p: Parameters) -> Double {
-        p.logSideSlope * Foundation.log(Self.logArgument(p.linSideSlope * x + p.linSideOffset)) / Foundation.log(base) + p.logSideOffset
+        p.logSideSlope * Foundation.log(Self.logArgument(p.linSideSlope * x + p.linSideOffset)) / lnBase + p.logSideOffset
     }
 
     private func logToLin(_ x: Double, _ p: Parameters) -> Double {
