@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ColorCubeImaging", targets: ["ColorCubeImaging"]),
         .library(name: "ColorCubeGenerator", targets: ["ColorCubeGenerator"]),
         .library(name: "ColorCubeConverter", targets: ["ColorCubeConverter"]),
+        .library(name: "ColorCubeEngine", targets: ["ColorCubeEngine"]),
         .library(name: "ColorCubeApplier", targets: ["ColorCubeApplier"]),
         .library(name: "ColorCubeLearner", targets: ["ColorCubeLearner"]),
         .executable(name: "colorcube", targets: ["colorcube"]),
@@ -38,20 +39,22 @@ let package = Package(
             name: "ColorCubeConverter",
             dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "CLittleCMS"]
         ),
+        // The engine: a transform prepared once and run over 8-bit, 16-bit and float pixels (lattice
+        // kernels, the chain runner, colour memos, pixel layouts), shared by Applier and Learner.
+        .target(name: "ColorCubeEngine", dependencies: ["ColorCubeCore", "ColorCubeTransform", "_CLatticeKernel"]),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "_CLatticeKernel", "_CYCbCrKernel", "_CVideoCodec"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeEngine", "_CYCbCrKernel", "_CVideoCodec"]
         ),
         .target(
             name: "ColorCubeLearner",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeLooks", "ColorCubeConverter", "ColorCubeApplier",
-                           "_CPrefetch"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeEngine", "_CPrefetch"]
         ),
         .executableTarget(
             name: "colorcube",
             dependencies: [
                 "ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner",
+                "ColorCubeConverter", "ColorCubeEngine", "ColorCubeApplier", "ColorCubeLearner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -91,7 +94,7 @@ let package = Package(
             name: "ColorCubeTests",
             dependencies: [
                 "ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
+                "ColorCubeConverter", "ColorCubeEngine", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter"]),

@@ -22,7 +22,11 @@ enum Diagnostics {
 
     static func write(_ text: String) {
         var text = text
+        #if canImport(Glibc)
         text.withUTF8 { bytes in _ = Glibc.write(2, bytes.baseAddress, bytes.count) }
+        #else
+        text.withUTF8 { bytes in _ = Darwin.write(2, bytes.baseAddress, bytes.count) }
+        #endif
     }
 }
 

@@ -1,4 +1,5 @@
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeConverter
 import ColorCubeCore
 import ColorCubeImaging

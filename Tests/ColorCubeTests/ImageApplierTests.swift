@@ -1,5 +1,6 @@
 import CLittleCMS
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore

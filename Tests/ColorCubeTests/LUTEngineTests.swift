@@ -1,4 +1,5 @@
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeCore
 #if canImport(Glibc)
 import Glibc

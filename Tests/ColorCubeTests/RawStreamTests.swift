@@ -1,4 +1,5 @@
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeCore
 import Dispatch
 import Foundation

@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "ColorCubeLooks", package: rootIdentity),
                 .product(name: "ColorCubeImaging", package: rootIdentity),
                 .product(name: "ColorCubeConverter", package: rootIdentity),
+                .product(name: "ColorCubeEngine", package: rootIdentity),
                 .product(name: "ColorCubeApplier", package: rootIdentity),
             ]
         ),

@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeEngine
 import ColorCubeImaging
 
 /// Applies a look to image files and decoded images: colour management in, the LUT engine, and

@@ -1,3 +1,5 @@
+import ColorCubeEngine
+
 /// A raw video frame layout, named and laid out exactly as ffmpeg's pixel formats of the same name.
 ///
 /// Frames are `width * height * bytesPerPixel` bytes with no padding between rows:

@@ -6,6 +6,7 @@ import Musl
 import Darwin
 #endif
 import ColorCubeCore
+import ColorCubeEngine
 
 /// Applies a look to a stream of raw video frames, as piped from and to ffmpeg
 /// (`-f rawvideo -pix_fmt FMT`): frames of exactly `width * height * format.bytesPerPixel`

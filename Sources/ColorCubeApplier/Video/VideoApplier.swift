@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import ColorCubeCore
+import ColorCubeEngine
 import Dispatch
 
 /// Grades video clips through FFmpeg: the clip's video stream is decoded, colorcube converts each

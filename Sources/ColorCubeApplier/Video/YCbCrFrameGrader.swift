@@ -1,4 +1,5 @@
 import ColorCubeCore
+import ColorCubeEngine
 import _CYCbCrKernel
 
 /// Grades planar YCbCr frames (`YCbCrFrameFormat`) in place: each pixel is converted to RGB

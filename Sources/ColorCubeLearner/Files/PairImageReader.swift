@@ -1,4 +1,3 @@
-import ColorCubeApplier
 import ColorCubeCore
 import ColorCubeImaging
 
@@ -17,7 +16,7 @@ enum PairImageReader {
     static func read(_ path: String, replicatingChroma: Bool = false) throws -> (image: RasterImage, isCoded: Bool) {
         var options = ImageReadOptions()
         options.replicatesChroma = replicatingChroma
-        var image = try ImageApplier.read(path, options: options).image
+        var image = try ImageCodecs.read(path: path, options: options).image
         var isCoded = true
         if case .icc(let profile) = image.colorSpace, !ColorConversion.isSRGB(profile) {
             image.metadata.ycbcrLayout = nil

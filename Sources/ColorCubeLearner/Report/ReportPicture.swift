@@ -1,4 +1,4 @@
-import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeCore
 import ColorCubeImaging
 
@@ -103,7 +103,7 @@ struct ReportPicture {
         let width = max(4 * columnWidth + 5 * gap, stripWidth + 2 * gap)
         let rowsHeight = pairs.reduce(0) { $0 + $1.before.height + gap }
         let height = gap + rowsHeight + legendHeight + gap + tileSide + gap
-        var canvas = ContactSheet.Canvas(width: width, height: height, fill: Self.background)
+        var canvas = Canvas(width: width, height: height, fill: Self.background)
         let engine = LUTEngine(cube: cube, interpolation: .trilinear)
         var y = gap
         for pair in pairs {

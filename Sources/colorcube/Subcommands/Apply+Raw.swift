@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeCore
 #if canImport(Glibc)
 import Glibc

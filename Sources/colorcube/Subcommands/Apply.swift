@@ -1,5 +1,6 @@
 import ArgumentParser
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore

@@ -4,6 +4,7 @@ import Glibc
 import Musl
 #endif
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeCore
 
 extension FuzzTarget {

@@ -10,7 +10,7 @@ public enum ColorMemory: Sendable {
     /// where a miss costs more than a lookup (the portable loops, or a look with an output stage):
     /// a lookup is a random read in 2 MB, and on distinct photos the AVX2 loops alone interpolate
     /// about 16% faster (274 against 237 Mpx/s a thread; see the Engine article in
-    /// ColorCubeApplier.docc), so there
+    /// ColorCubeEngine.docc), so there
     /// the engine interpolates every pixel.
     case recent
     /// Every colour met, in a 64 MB table (touched only where colours fall): long runs of frames,
@@ -29,7 +29,7 @@ public enum ColorMemory: Sendable {
 ///   whichever colour was stored there last. Neighbouring pixels mostly share colours, so a photo's
 ///   hits come from a table that stays in the processor's cache.
 /// Both sit on huge pages (`HugePageMapping`). Measured (see the Engine article in
-/// ColorCubeApplier.docc): a JPEG batch of distinct
+/// ColorCubeEngine.docc): a JPEG batch of distinct
 /// photos, alternating with ImageMagick, spent 0.13-0.19 s in the look with the 64 MB table and
 /// 0.033-0.037 s with the cache; the stream of four 24 Mpx frames ran 0.22 s with the table and
 /// 0.31 s with the cache.
