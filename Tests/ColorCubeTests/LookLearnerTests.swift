@@ -1,4 +1,5 @@
 import ColorCubeApplier
+import ColorCubeEngine
 import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore
@@ -184,6 +185,20 @@ enum LearnBench {
         print("held out, teal-orange: mean \(result.mean), p99 \(result.p99)")
         #expect(result.mean <= 0.5)
         #expect(result.p99 <= 3)
+    }
+
+    /// The library's other prior (unseen colours pulled towards straight lines) still reproduces
+    /// the colours the pair shows.
+    @Test func theStraightLinePriorLearnsTheColoursItSees() throws {
+        let photos = try LearnBench.photos()
+        let look = try LearnBench.look("teal-orange")
+        let learner = LookLearner()
+        learner.prior = .straightLines
+        try learner.add(before: LearnBench.buffer(photos[0].image), after: LearnBench.buffer(LearnBench.apply(look, to: photos[0].image)),
+                        name: photos[0].name)
+        let learned = try learner.fit(size: 33)
+        let seen = LearnBench.summary(LearnBench.differences(learned, look, on: photos[0].image))
+        #expect(seen.mean <= 1.0, "mean CIEDE2000 \(seen.mean) on the photo it learned from")
     }
 
     @Test func heldOutWithJPEGAfters() throws {

@@ -13,8 +13,8 @@ extension ColorCubeCommand {
                 pair by relative path (the extension may differ: IMG_1.png with IMG_1.jpg). The look \
                 is the colour cube whose trilinear interpolation maps the before pixels closest to the \
                 after pixels, smoothed where the photos show no colours. The format follows the \
-                extension of -o: .cube (default size 33), .png (Hald, 64), .bin/.raw (Core Image, 64), \
-                .3dl or .icc (33). Only the global colour part of an edit can be learned: vignettes, \
+                extension of -o, any format convert writes (default size 64 for Core Image data and \
+                Hald PNGs, 33 otherwise). Only the global colour part of an edit can be learned: vignettes, \
                 brushes, sharpening and clarity are reported and left out.
                 """ + HelpExamples.learn
         )
@@ -25,7 +25,8 @@ extension ColorCubeCommand {
         @Argument(help: "The same photo after the edit, or a folder of them.")
         var after: String
 
-        @Option(name: .shortAndLong, help: "The look to write: .cube, .png, .bin/.raw, .3dl or .icc.")
+        @Option(name: .shortAndLong, help: ArgumentHelp("The look to write; its extension picks the format: "
+            + LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or") + "."))
         var output: String
 
         @Option(help: "Lattice points per axis, 2 to 65 (default: 33, or 64 for .png and .bin).")
@@ -37,13 +38,7 @@ extension ColorCubeCommand {
         @Option(help: "Also write a PNG showing, for each pair, the before, the after, the learned look on the before and a heat map of the error, and which colours the pairs cover.")
         var report: String?
 
-        @Option(help: ArgumentHelp("What colours the photos do not show are pulled towards: global (curves and colour mixing fitted to the pairs) or lines (straight lines, the first learner's prior).", visibility: .hidden))
-        var prior: String = LookLearner.Prior.globalModel.rawValue
-
         func validate() throws {
-            guard LookLearner.Prior(rawValue: prior) != nil else {
-                throw ValidationError("invalid --prior \(prior); use global or lines")
-            }
             guard LUTFormats.all.forPath(output) != nil else {
                 throw ValidationError("cannot tell the format of \(output) from its extension; use "
                     + LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or"))
@@ -64,7 +59,6 @@ extension ColorCubeCommand {
                 let format = LUTFormats.all.forPath(output) ?? CubeTextFormat()
                 let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
                                                        size: size, smoothness: smoothness,
-                                                       prior: LookLearner.Prior(rawValue: prior) ?? .globalModel,
                                                        reportPicture: report)
                 LearnSummary.print(result, output: output)
             }
