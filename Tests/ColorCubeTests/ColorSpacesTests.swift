@@ -1,4 +1,6 @@
 import ColorCubeCore
+import ColorCubeEngine
+import ColorCubeImaging
 import ColorCubeLooks
 import ColorCubeTransform
 import Foundation
@@ -97,6 +99,55 @@ import Testing
 
     // MARK: OpenColorIO 2.6 as the oracle
 
+    /// A look applied in its space by the engine, against OpenColorIO evaluating the same chain
+    /// (the picture's space to the look's, the look read by OpenColorIO, the look's output space
+    /// back): 8-bit within 1 code and 99% exact, 16-bit within 16/65535.
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"),
+          arguments: [8, 16])
+    func aLookInItsSpaceAgreesWithOpenColorIO(bitDepth: Int) throws {
+        let python = try #require(SpaceOracle.python)
+        let lookPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("LUTs/teal-orange.cube").path
+        let look = try LUTReader.read(path: lookPath)
+        let seen = try look.seen(from: ColorSpaces.lookUp("srgb_tx"), lookSpace: ColorSpaces.lookUp("slog3_sgamut3cine"),
+                                 lookOutputSpace: ColorSpaces.lookUp("camera_rec709"))
+        let engine = try LUTEngine(transform: seen.transform, interpolation: .trilinear)
+        var image = OCIOReference.image(bitDepth: bitDepth)
+        let maxCode = Double(image.pixels.maxCode)
+        let inputs = (0..<(64 * 64)).map { p in SIMD3((0..<3).map { Double(image.pixels[p * 3 + $0]) / maxCode }) }
+        let theirs = try SpaceOracle.chain(lut: lookPath, from: "sRGB Encoded Rec.709 (sRGB)", lookSpace: "S-Log3 S-Gamut3.Cine",
+                                           lookOutput: "Camera Rec.709", inputs: inputs, python: python)
+        switch image.pixels {
+        case .eight(var samples):
+            samples.withUnsafeMutableBufferPointer { b in
+                guard let base = b.baseAddress else { return }
+                engine.apply(UnsafePointer(base), to: base, pixelCount: 64 * 64, layout: .rgb, parallel: false)
+            }
+            image.pixels = .eight(samples)
+        case .sixteen(var samples):
+            samples.withUnsafeMutableBufferPointer { b in
+                guard let base = b.baseAddress else { return }
+                engine.apply(UnsafePointer(base), to: base, pixelCount: 64 * 64, layout: .rgb, parallel: false)
+            }
+            image.pixels = .sixteen(samples)
+        }
+        var largest = 0, exact = 0
+        for pixel in 0..<(64 * 64) {
+            for channel in 0..<3 {
+                let reference = min(max(theirs[pixel][channel], 0), 1) * maxCode
+                let ours = image.pixels[pixel * 3 + channel]
+                largest = max(largest, abs(Int(reference.rounded()) - ours))
+                if abs(reference - Double(ours)) <= 0.5 + 1e-3 { exact += 1 }
+            }
+        }
+        let share = Double(exact) / Double(64 * 64 * 3)
+        if bitDepth == 8 {
+            #expect(largest <= 1 && share >= 0.99, "largest \(largest) codes, \(share) exact")
+        } else {
+            #expect(largest <= 16, "largest \(largest) of 65535")
+        }
+    }
+
     @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
     func everySpaceAgreesWithOpenColorIOsStudioConfig() throws {
         let python = try #require(SpaceOracle.python)
@@ -140,6 +191,44 @@ enum SpaceOracle {
         }
     }()
 
+    /// OpenColorIO's result of `lut` (read trilinearly) between two conversions, at `inputs`.
+    static func chain(lut: String, from picture: String, lookSpace: String, lookOutput: String,
+                      inputs: [SIMD3<Double>], python: String) throws -> [SIMD3<Double>] {
+        let script = """
+            import json, sys, numpy as np, PyOpenColorIO as ocio
+            config = ocio.Config.CreateFromBuiltinConfig("studio-config-latest")
+            lut, picture, space, output = sys.argv[1:5]
+            group = ocio.GroupTransform()
+            group.appendTransform(ocio.ColorSpaceTransform(picture, space))
+            group.appendTransform(ocio.FileTransform(lut, interpolation=ocio.INTERP_LINEAR))
+            group.appendTransform(ocio.ColorSpaceTransform(output, picture))
+            values = np.array(json.load(sys.stdin), dtype=np.float32)
+            config.getProcessor(group).getDefaultCPUProcessor().applyRGB(values)
+            print(json.dumps(values.tolist()))
+            """
+        let output = try run(python, ["-c", script, lut, picture, lookSpace, lookOutput],
+                             input: try JSONSerialization.data(withJSONObject: inputs.map { [$0.x, $0.y, $0.z] }))
+        return try JSONDecoder().decode([[Double]].self, from: output).map { SIMD3($0[0], $0[1], $0[2]) }
+    }
+
+    /// Runs `python arguments...` with `input` on standard input; its standard output.
+    static func run(_ python: String, _ arguments: [String], input: Data) throws -> Data {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        try process.run()
+        Thread.detachNewThread {
+            try? stdin.fileHandleForWriting.write(contentsOf: input)
+            try? stdin.fileHandleForWriting.close()
+        }
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return output
+    }
+
     static let script = """
         import json, sys, numpy as np, PyOpenColorIO as ocio
         config = ocio.Config.CreateFromBuiltinConfig("studio-config-latest")
@@ -158,20 +247,7 @@ enum SpaceOracle {
         let payload = cases.map { c in
             ["from": c.from, "to": c.to, "inputs": c.inputs.map { [$0.x, $0.y, $0.z] }, "outputs": c.outputs.map { [$0.x, $0.y, $0.z] }] as [String: Any]
         }
-        let input = try JSONSerialization.data(withJSONObject: payload)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", script]
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        try process.run()
-        Thread.detachNewThread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input)
-            try? stdin.fileHandleForWriting.close()
-        }
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let output = try run(python, ["-c", script], input: try JSONSerialization.data(withJSONObject: payload))
         return try JSONDecoder().decode([Double].self, from: output)
     }
 }
