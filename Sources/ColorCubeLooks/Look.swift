@@ -23,6 +23,9 @@ public struct Look: Sendable {
     /// What the file says the look expects and gives (a CLF's `InputDescriptor` and
     /// `OutputDescriptor`), as written; nil when it says nothing.
     public var inputDescriptor: String?
+    /// For an image LUT whose layout was chosen by its content: the other layouts it could be
+    /// read in (a front end says how to ask for one). Empty otherwise.
+    public var otherLayouts: [ImageLUTLayout.Kind] = []
     public var outputDescriptor: String?
 
     public init(transform: Transform, format: any LUTFileFormat, title: String? = nil) {

@@ -7,6 +7,10 @@ extension Diagnostics {
     /// notes.
     static func report(_ look: Look, path: String) {
         for note in look.notes { Diagnostics.note("\(path): \(note)") }
+        if !look.otherLayouts.isEmpty {
+            Diagnostics.note("\(path): to read it in another layout, pass "
+                + look.otherLayouts.map { "--layout \($0.rawValue)" }.joined(separator: " or "))
+        }
         for warning in look.warnings {
             let text = message(for: warning, path: path)
             if warning.isNote { Diagnostics.note(text) } else { Diagnostics.warning(text) }

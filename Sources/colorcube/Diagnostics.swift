@@ -101,6 +101,10 @@ extension Diagnostics {
             "; raise the limit with --max-pixels N (or \(PixelLimit.environmentVariable)=N)"
         case .lookComesFirst:
             " The look comes first: colorcube apply LOOK INPUT... -o OUTPUT"
+        case .chooseVideoEncoder:
+            "; name one with --video-codec (libx264, prores_ks, ffv1, ...)"
+        case .chooseQualityEncoder:
+            "; drop --crf, or choose one of those with --video-codec"
         }
     }
 

@@ -35,6 +35,14 @@ public enum VideoError: ColorCubeError, Equatable {
     /// A child process could not be started.
     case cannotStart(program: String, reason: String)
 
+    public var remedy: ErrorRemedy? {
+        switch self {
+        case .noDefaultEncoder: .chooseVideoEncoder
+        case .crfNotSupported: .chooseQualityEncoder
+        default: nil
+        }
+    }
+
     public var path: String? {
         switch self {
         case .ffmpegMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
@@ -64,9 +72,9 @@ public enum VideoError: ColorCubeError, Equatable {
         case .unknownEncoder(let name):
             "FFmpeg has no encoder named \(name) (see ffmpeg -encoders)"
         case .noDefaultEncoder(let path, let codec):
-            "\(path): no default encoder for \(codec) video; name one with --video-codec (libx264, prores_ks, ffv1, ...)"
+            "\(path): no default encoder for \(codec) video"
         case .crfNotSupported(let encoder):
-            "the encoder \(encoder) has no constant-quality factor (--crf applies to libx264, libx265, libvpx-vp9 and libsvtav1)"
+            "the encoder \(encoder) has no constant-quality factor (libx264, libx265, libvpx-vp9 and libsvtav1 have one)"
         case .containerCannotHold(let path, let container, let reason):
             "cannot write \(path): the \(container) container cannot hold the streams (\(reason)); choose another extension (.mkv holds almost anything, .mov holds ProRes)"
         case .unknownContainer(let path):

@@ -32,6 +32,8 @@ public enum ImageLUT {
         public var lossySource: String?
         /// Set when the layout was chosen by content: how, in words for the user.
         public var layoutNote: String?
+        /// The layouts the image could also be read in (empty when the choice was clear or asked for).
+        public var otherLayouts: [ImageLUTLayout.Kind] = []
     }
 
     /// Reads the image LUT at `path` as a look: `kinds` are the layouts it may be in, in order of
@@ -44,6 +46,7 @@ public enum ImageLUT {
         look.roughness = result.roughness
         look.lossySource = result.lossySource
         if let note = result.layoutNote { look.notes.append(note) }
+        look.otherLayouts = result.otherLayouts
         return look
     }
 
@@ -79,7 +82,7 @@ public enum ImageLUT {
             throw ImageLUTError.notALUTImage(path: path, size: choice.table.size, incoherence: incoherence)
         }
         return Result(table: choice.table, convertedFromProfile: convertedFrom, roughness: choice.roughness,
-                      lossySource: lossySource, layoutNote: choice.note)
+                      lossySource: lossySource, layoutNote: choice.note, otherLayouts: choice.alternatives)
     }
 
     /// The layouts of `kinds` an image of this size can be in (one or two, all of one cube size),

@@ -35,6 +35,8 @@ enum ImageLUTLayoutDetector {
         var table: ReferenceTable
         var roughness: Roughness
         var note: String?
+        /// The layouts the image could also be read in, when the choice was made by content.
+        var alternatives: [ImageLUTLayout.Kind] = []
     }
 
     /// Picks one of `candidates` (one, or two of the same cube size) for `image`.
@@ -65,9 +67,9 @@ enum ImageLUTLayoutDetector {
             let table = tables[smoother]
             let note = table.layout.kind == .hald ? nil
                 : "read as the \(table.layout) (99th-percentile curvature \(codes(scores[smoother])) codes, against "
-                    + "\(codes(scores[1 - smoother])) read as a \(tables[1 - smoother].layout.kind)); "
-                    + "pass --layout hald to read it as a Hald CLUT"
-            return Choice(table: table, roughness: roughness[smoother], note: note)
+                    + "\(codes(scores[1 - smoother])) read as a \(tables[1 - smoother].layout.kind))"
+            return Choice(table: table, roughness: roughness[smoother], note: note,
+                          alternatives: note == nil ? [] : [tables[1 - smoother].layout.kind])
         }
         // Both smooth: the look depends on red alone (or nothing), which both layouts put in the
         // same pixels, so the two readings agree and there is nothing to tell.
@@ -81,16 +83,14 @@ enum ImageLUTLayoutDetector {
             let table = tables[nearer]
             let note = "read as the \(table.layout), whose identity it is nearer (mean \(codes(distances[nearer])) "
                 + "codes against \(codes(distances[1 - nearer])) as a \(tables[1 - nearer].layout.kind)); both readings "
-                + "are rough (99th-percentile curvature \(codes(scores[nearer])) and \(codes(scores[1 - nearer])) codes); "
-                + "pass --layout hald or --layout tile to choose"
-            return Choice(table: table, roughness: roughness[nearer], note: note)
+                + "are rough (99th-percentile curvature \(codes(scores[nearer])) and \(codes(scores[1 - nearer])) codes)"
+            return Choice(table: table, roughness: roughness[nearer], note: note, alternatives: [tables[1 - nearer].layout.kind])
         }
         let hald = tables.firstIndex { $0.layout.kind == .hald } ?? 0
         let note = "could be a Hald CLUT or a square of tiles, and neither reading is clearly smoother or nearer "
             + "its identity: read it as the \(tables[hald].layout) (99th-percentile curvature "
-            + "\(codes(scores[hald])) codes, against \(codes(scores[1 - hald])) as a \(tables[1 - hald].layout.kind)); "
-            + "pass --layout hald or --layout tile to choose"
-        return Choice(table: tables[hald], roughness: roughness[hald], note: note)
+            + "\(codes(scores[hald])) codes, against \(codes(scores[1 - hald])) as a \(tables[1 - hald].layout.kind))"
+        return Choice(table: tables[hald], roughness: roughness[hald], note: note, alternatives: [tables[1 - hald].layout.kind])
     }
 
     /// How much nearer its identity one square reading must be to be chosen when both are rough.
@@ -132,10 +132,10 @@ enum ImageLUTLayoutDetector {
         let unity = decisive && !greenAgrees
         let table = unity ? tables[1 - unrealIndex] : tables[unrealIndex]
         let note = unity
-            ? "read as the \(table.layout): its colours grow upwards along green; pass --layout strip to read it "
-                + "with green growing downwards (Unreal's)"
+            ? "read as the \(table.layout): its colours grow upwards along green (Unity's), not downwards (Unreal's)"
             : nil
-        return Choice(table: table, roughness: Roughness(measuring: table), note: note)
+        return Choice(table: table, roughness: Roughness(measuring: table), note: note,
+                      alternatives: unity ? [tables[unrealIndex].layout.kind] : [])
     }
 
     /// The mean change of R + G + B from the first to the last node of the lattice lines along red,

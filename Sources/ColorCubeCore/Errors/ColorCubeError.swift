@@ -39,4 +39,8 @@ public enum ErrorRemedy: Sendable, Equatable {
     case raisePixelLimit
     /// A picture was given where a look was expected: the look comes first, the pictures after.
     case lookComesFirst
+    /// Name a video encoder: the clip's codec has none to default to.
+    case chooseVideoEncoder
+    /// Drop the constant-quality factor, or choose an encoder that has one.
+    case chooseQualityEncoder
 }
