@@ -27,6 +27,10 @@ struct ChainKernel: Sendable, Kernel8 {
     /// folded, both exact up to Float64 rounding).
     let transform: Transform
     let steps: [Step]
+    /// For 8-bit input: the chain's leading per-channel operations (a picture's decoding curve)
+    /// worked out once for each of the 256 codes, red then green then blue, and the steps that
+    /// remain after them. Nil when the chain does not start with such an operation.
+    let leading8: (table: [Float], steps: [Step])?
     /// Mix between input (0) and chain (1).
     let strength: Float
 
@@ -52,6 +56,26 @@ struct ChainKernel: Sendable, Kernel8 {
         }
         if !pending.isEmpty { steps.append(.operations(Transform(pending))) }
         self.steps = steps
+        leading8 = Self.leadingCurves(steps)
+    }
+
+    /// The 8-bit table of the first step's leading per-channel operations, and the steps after
+    /// them; each code's input is the Float the per-pixel loop would give those operations.
+    private static func leadingCurves(_ steps: [Step]) -> (table: [Float], steps: [Step])? {
+        guard case .operations(let first) = steps.first else { return nil }
+        let count = first.operations.prefix { $0.isPerChannel }.count
+        guard count > 0 else { return nil }
+        let curves = Transform(Array(first.operations.prefix(count)))
+        var table = [Float](repeating: 0, count: 3 * 256)
+        for code in 0..<256 {
+            let input = Double(Float(code) * (1 / Float(255)))
+            let value = curves.apply(SIMD3(repeating: input))
+            table[code] = Float(value.x)
+            table[256 + code] = Float(value.y)
+            table[512 + code] = Float(value.z)
+        }
+        let rest = Array(first.operations.dropFirst(count))
+        return (table, (rest.isEmpty ? [] : [.operations(Transform(rest))]) + steps.dropFirst())
     }
 
     /// Frees the lattice kernels' tables.
@@ -66,8 +90,8 @@ struct ChainKernel: Sendable, Kernel8 {
     /// `block`, each value times `keptScale` to 0...1).
     private func run(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
                      _ blue: UnsafeMutablePointer<Float>, _ count: Int, kept: UnsafeMutablePointer<Float>,
-                     keptScale: Float) {
-        for step in steps {
+                     keptScale: Float, steps: [Step]? = nil) {
+        for step in steps ?? self.steps {
             switch step {
             case .lattice(let kernel, let low, let scale):
                 if low != .zero || scale != .one {
@@ -143,6 +167,8 @@ struct ChainKernel: Sendable, Kernel8 {
         let copiesExtra = stride == 4 && source != UnsafePointer(destination)
         let extra = 6 - ri - gi - bi
         let scale = 1 / maxCode
+        // 8-bit codes read the leading curves from their table.
+        let leading = maxCode == 255 ? leading8 : nil
         // The three working planes, then the three `run` keeps the input in.
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * Self.block) { planes in
             guard let red = planes.baseAddress else { return }
@@ -161,7 +187,18 @@ struct ChainKernel: Sendable, Kernel8 {
                     blue[i] = keptBlue[i] * scale
                     pixel &+= stride
                 }
-                run(red, green, blue, n, kept: kept, keptScale: scale)
+                if let leading {
+                    leading.table.withUnsafeBufferPointer { table in
+                        for i in 0..<n {
+                            red[i] = table[Int(kept[i])]
+                            green[i] = table[256 + Int(keptGreen[i])]
+                            blue[i] = table[512 + Int(keptBlue[i])]
+                        }
+                    }
+                    run(red, green, blue, n, kept: kept, keptScale: scale, steps: leading.steps)
+                } else {
+                    run(red, green, blue, n, kept: kept, keptScale: scale)
+                }
                 pixel = start * stride
                 for i in 0..<n {
                     if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }

@@ -86,6 +86,30 @@ public struct ExponentOp: TransformOp {
         SIMD3(channel(rgb.x, 0), channel(rgb.y, 1), channel(rgb.z, 2))
     }
 
+    /// The same values as `apply(_:)`, a channel at a time with its constants read once (the
+    /// monCurve styles, a picture's decoding and encoding curves, are the common ones in chains).
+    public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+                      blue: UnsafeMutablePointer<Double>, count: Int) {
+        for (index, plane) in [red, green, blue].enumerated() {
+            let c = monCurves[index]
+            switch style {
+            case .monCurveFwd:
+                for i in 0..<count {
+                    let x = plane[i]
+                    plane[i] = x > c.forwardBreak || x.isNaN ? pow((x + c.o) / (1 + c.o), c.g) : x * c.forwardSlope
+                }
+            case .monCurveRev:
+                let inverseGamma = 1 / c.g
+                for i in 0..<count {
+                    let y = plane[i]
+                    plane[i] = y > c.reverseBreak || y.isNaN ? (1 + c.o) * pow(y, inverseGamma) - c.o : y * c.reverseSlope
+                }
+            default:
+                for i in 0..<count { plane[i] = channel(plane[i], index) }
+            }
+        }
+    }
+
     private func channel(_ x: Double, _ index: Int) -> Double {
         let g = exponent[index]
         switch style {

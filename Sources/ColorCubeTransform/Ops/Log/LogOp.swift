@@ -129,6 +129,31 @@ public struct LogOp: TransformOp {
         SIMD3(channel(rgb.x, 0), channel(rgb.y, 1), channel(rgb.z, 2))
     }
 
+    /// The same values as `apply(_:)`, a channel at a time with its parameters read once (the
+    /// camera styles, every camera log curve, are the common ones in chains).
+    public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
+                      blue: UnsafeMutablePointer<Double>, count: Int) {
+        for (index, plane) in [red, green, blue].enumerated() {
+            let p = parameters[index]
+            switch style {
+            case .cameraLinToLog:
+                let linBreak = p.linSideBreak ?? 0, line = camera[index]
+                for i in 0..<count {
+                    let x = plane[i]
+                    plane[i] = x < linBreak ? line.slope * x + line.offset : linToLog(x, p)
+                }
+            case .cameraLogToLin:
+                let line = camera[index]
+                for i in 0..<count {
+                    let x = plane[i]
+                    plane[i] = x < line.logBreak ? (x - line.offset) / line.slope : logToLin(x, p)
+                }
+            default:
+                for i in 0..<count { plane[i] = channel(plane[i], index) }
+            }
+        }
+    }
+
     private func channel(_ x: Double, _ index: Int) -> Double {
         let p = parameters[index]
         switch style {
