@@ -313,6 +313,43 @@ struct VideoCommandTests {
         #expect(scratch.listing() == ["clip.mp4"])
     }
 
+    /// Streams the output's container cannot hold are re-encoded to its usual codec or dropped
+    /// with a note, never a failure; languages and chapters stay.
+    @Test func streamsThatDoNotFitTheContainerAreReencodedOrDropped() throws {
+        let scratch = try Scratch()
+        try Data(";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=200\ntitle=One\n".utf8)
+            .write(to: URL(fileURLWithPath: scratch.file("chapters.txt")))
+        try Data("1\n00:00:00,000 --> 00:00:00,200\nHello\n".utf8).write(to: URL(fileURLWithPath: scratch.file("s.srt")))
+        let prores = scratch.file("prores.mov"), chaptered = scratch.file("chapters.mov")
+        let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=0.4",
+                                                   "-f", "lavfi", "-i", "sine=d=0.4", "-c:v", "prores_ks", "-c:a", "pcm_s16le",
+                                                   "-metadata:s:a:0", "language=eng", prores])
+        try #require(made.status == 0, "\(made.stderr)")
+        let madeChapters = try ExternalTool.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=160x120:r=25:d=0.4", "-f", "lavfi", "-i", "sine=d=0.4",
+            "-i", scratch.file("s.srt"), "-i", scratch.file("chapters.txt"), "-map", "0", "-map", "1", "-map", "2", "-map_chapters", "3",
+            "-c:v", "libx264", "-c:a", "aac", "-c:s", "mov_text", "-metadata:s:a:0", "language=eng",
+            "-metadata:s:s:0", "language=fra", chaptered])
+        try #require(madeChapters.status == 0, "\(madeChapters.stderr)")
+        for (source, output) in [(prores, "a.mp4"), (chaptered, "b.mkv"), (chaptered, "c.mp4"), (scratch.file("chapters.mov"), "d.webm")] {
+            let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file(output)])
+            #expect(result.status == 0, "\(output): \(result.stderr)")
+            let probe = Process(), pipe = Pipe()
+            probe.executableURL = URL(fileURLWithPath: try #require(ExternalTool.path("ffprobe")))
+            probe.arguments = ["-v", "error", "-show_entries", "stream=codec_type,codec_name:stream_tags=language,title",
+                               "-show_chapters", "-of", "compact", scratch.file(output)]
+            probe.standardOutput = pipe
+            try probe.run()
+            let streams = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            probe.waitUntilExit()
+            #expect(streams.contains("codec_type=audio|tag:language=eng"), "\(output): \(streams)")
+            if source == chaptered {
+                #expect(streams.contains("tag:title=One"), "\(output) lost its chapter: \(streams)")
+                #expect(output.hasSuffix(".webm") || streams.contains("language=fra"), "\(output): \(streams)")
+            }
+        }
+    }
+
     @Test func withoutFFmpegPhotosStillWorkAndAClipSaysWhatToInstall() throws {
         let scratch = try Scratch()
         let source = scratch.file("clip.mp4")

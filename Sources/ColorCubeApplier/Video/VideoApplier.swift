@@ -48,14 +48,19 @@ public struct VideoApplier: Sendable {
         public var videoCodec: String?
         /// Constant-quality factor, or nil for the default (16 for x264/x265).
         public var crf: Int?
+        /// An FFmpeg encoder for every audio stream, `copy`, or nil to copy where the container
+        /// holds the codec and pick its usual one otherwise (`StreamPlan`).
+        public var audioCodec: String?
         /// Clips graded at once: each runs two ffmpeg processes that use every core themselves.
         public var concurrentClips: Int
         /// The largest frame accepted, checked against the probed size before anything runs.
         public var pixelLimit: PixelLimit
 
-        public init(videoCodec: String? = nil, crf: Int? = nil, concurrentClips: Int = 1, pixelLimit: PixelLimit = .default) {
+        public init(videoCodec: String? = nil, crf: Int? = nil, audioCodec: String? = nil, concurrentClips: Int = 1,
+                    pixelLimit: PixelLimit = .default) {
             self.videoCodec = videoCodec
             self.crf = crf
+            self.audioCodec = audioCodec
             self.concurrentClips = max(1, concurrentClips)
             self.pixelLimit = pixelLimit
         }
@@ -66,6 +71,8 @@ public struct VideoApplier: Sendable {
         public var probe: VideoProbe
         public var encoding: VideoEncoding
         public var frames: Int
+        /// What was done to the streams beside the video (re-encoded or dropped), one line each.
+        public var streamNotes: [String] = []
     }
 
     public let engine: LUTEngine
@@ -102,7 +109,9 @@ public struct VideoApplier: Sendable {
         if let requested = options.videoCodec, try FFmpegTools.encoder(requested, ffmpeg: programs.ffmpeg) == nil {
             throw VideoError.unknownEncoder(name: requested)
         }
-        guard let encoderName = options.videoCodec ?? VideoEncoding.defaultEncoder(for: probe.codec) else {
+        let fitting = options.videoCodec == nil
+            ? VideoEncoding.containerEncoder(for: probe.codec, muxer: muxer, bitDepth: probe.pixelFormat.bitDepth) : nil
+        guard let encoderName = options.videoCodec ?? fitting ?? VideoEncoding.defaultEncoder(for: probe.codec) else {
             throw VideoError.noDefaultEncoder(path: input, codec: probe.codec)
         }
         guard let encoderInfo = try FFmpegTools.encoder(encoderName, ffmpeg: programs.ffmpeg) else {
@@ -110,11 +119,15 @@ public struct VideoApplier: Sendable {
         }
         let encoding = try VideoEncoding.choose(for: probe, path: input, videoCodec: encoderName, crf: options.crf,
                                                 muxer: muxer, supportedFormats: encoderInfo.pixelFormats)
-        let plan = try VideoCommands(probe: probe, input: input, encoding: encoding, muxer: muxer)
+        let plan = try VideoCommands(probe: probe, input: input, encoding: encoding, muxer: muxer,
+                                     audioEncoder: options.audioCodec)
         let frames = try AtomicFile.write(to: output) { temporary in
             try run(plan, programs: programs, input: input, output: output, temporary: temporary, progress: progress)
         }
-        return Report(probe: probe, encoding: encoding, frames: frames)
+        var report = Report(probe: probe, encoding: encoding, frames: frames)
+        report.streamNotes = (fitting.map { ["video (\(probe.codec)) encoded with \($0): the output's container cannot hold \(probe.codec)"] } ?? [])
+            + plan.streams.notes
+        return report
     }
 
     /// The muxer for `output`: by its extension, else the input's container.

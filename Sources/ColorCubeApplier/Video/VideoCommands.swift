@@ -6,6 +6,8 @@ struct VideoCommands: Sendable {
     let input: String
     let encoding: VideoEncoding
     let muxer: String
+    /// What the output keeps of the original's other streams.
+    let streams: StreamPlan
     /// The frames' layout on the pipes when they are planar YCbCr that colorcube converts itself (`YCbCrFrameGrader`); nil when FFmpeg's scaler converts them to
     /// `frameFormat`.
     let ycbcrFormat: YCbCrFrameFormat?
@@ -17,11 +19,13 @@ struct VideoCommands: Sendable {
     let matrix: String?
     let range: String
 
-    init(probe: VideoProbe, input: String, encoding: VideoEncoding, muxer: String) throws(VideoError) {
+    init(probe: VideoProbe, input: String, encoding: VideoEncoding, muxer: String,
+         audioEncoder: String? = nil) throws(VideoError) {
         self.probe = probe
         self.input = input
         self.encoding = encoding
         self.muxer = muxer
+        streams = StreamPlan(streams: probe.streams, muxer: muxer, audioEncoder: audioEncoder)
         frameFormat = probe.pixelFormat.bitDepth > 8 ? .rgb48le : .rgb24
         range = probe.pixelFormat.impliesFullRange ? "pc" : probe.color.effectiveRange
         if probe.pixelFormat.isRGB {
@@ -61,15 +65,14 @@ struct VideoCommands: Sendable {
                 "-vf", filter, "-c:v", "rawvideo", "-f", "nut", "-write_index", "0", "pipe:1"]
     }
 
-    /// The graded video from a NUT stream on standard input, every other stream, the metadata
-    /// and the chapters from the original, on one timeline.
+    /// The graded video from a NUT stream on standard input, the other streams the container
+    /// holds (`StreamPlan`), the metadata and the chapters from the original, on one timeline.
     private var outputHead: [String] {
         ["-nostdin", "-hide_banner", "-v", "error", "-y",
-         "-f", "nut", "-i", "pipe:0", "-i", input,
-         "-map", "0:v:0", "-map", "1", "-map", "-1:\(probe.streamIndex)",
-         "-map_metadata", "1", "-map_metadata:s:0", "1:s:\(probe.streamIndex)", "-map_chapters", "1",
-         "-copyts", "-fps_mode", "passthrough", "-enc_time_base:v", "-1",
-         "-c", "copy"]
+         "-f", "nut", "-i", "pipe:0", "-i", input]
+            + streams.arguments(videoStreamIndex: probe.streamIndex)
+            + ["-map_metadata", "1", "-map_chapters", "1",
+               "-copyts", "-fps_mode", "passthrough", "-enc_time_base:v", "-1"]
     }
 
     /// The output's colour description: the source's, and full range said whenever it is.

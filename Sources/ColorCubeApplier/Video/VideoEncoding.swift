@@ -35,6 +35,20 @@ public struct VideoEncoding: Sendable, Equatable {
         }
     }
 
+    /// The video codecs a container holds, where it is choosy (MP4, WebM); absent: any.
+    private static let containerCodecs: [String: Set<String>] = [
+        "mp4": ["h264", "hevc", "av1", "vp9", "mpeg4", "mpeg2video", "mjpeg"],
+        "webm": ["vp8", "vp9", "av1"],
+    ]
+
+    /// The encoder to use when the container cannot hold the source's codec (ProRes into MP4,
+    /// H.264 into WebM): the container's usual one, libx264 (libx265 above 8 bits) for MP4 and
+    /// libvpx-vp9 for WebM. Nil when the source's codec fits.
+    public static func containerEncoder(for codec: String, muxer: String, bitDepth: Int) -> String? {
+        guard let held = containerCodecs[muxer], !held.contains(codec) else { return nil }
+        return muxer == "webm" ? "libvpx-vp9" : bitDepth > 8 ? "libx265" : "libx264"
+    }
+
     /// Chooses the encoding for a clip.
     /// - Parameters:
     ///   - videoCodec: the encoder the user named, or nil for the source's codec's default.

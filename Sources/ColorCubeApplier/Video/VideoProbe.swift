@@ -25,6 +25,24 @@ public struct VideoProbe: Sendable, Equatable {
     public var rotation: Int?
     /// The other streams' kinds (audio, subtitle, data, attachment), in file order.
     public var otherStreams: [String]
+    /// The other streams, in file order: what the output keeps of them (`StreamPlan`).
+    public var streams: [Stream] = []
+
+    /// A stream beside the graded video.
+    public struct Stream: Sendable, Equatable {
+        /// Its index among all the file's streams.
+        public var index: Int
+        /// audio, subtitle, data, attachment, or video (a second video stream, a cover picture).
+        public var kind: String
+        /// FFmpeg's codec name (aac, pcm_s16le, mov_text, bin_data, ...).
+        public var codec: String
+
+        public init(index: Int, kind: String, codec: String) {
+            self.index = index
+            self.kind = kind
+            self.codec = codec
+        }
+    }
 
     public init(streamIndex: Int, codec: String, profile: String?, width: Int, height: Int,
                 pixelFormat: VideoPixelFormat, color: VideoColor, frameCount: Int?, container: String,
@@ -104,6 +122,11 @@ public struct VideoProbe: Sendable, Equatable {
                           container: format["format_name"] as? String ?? "", otherStreams: others)
         probe.rotation = rotation == 0 ? nil : rotation
         probe.frameCountIsExact = exact
+        probe.streams = streams.compactMap { stream in
+            guard let streamIndex = stream["index"] as? Int, streamIndex != index else { return nil }
+            return Stream(index: streamIndex, kind: stream["codec_type"] as? String ?? "data",
+                          codec: stream["codec_name"] as? String ?? "none")
+        }
         return probe
     }
 

@@ -38,6 +38,11 @@ extension ColorCubeCommand {
         @Option(help: "FFmpeg encoder for video clips (libx264, libx265, prores_ks, ffv1, ...; default: the clip's own codec).")
         var videoCodec: String?
 
+        @Option(help: ArgumentHelp("FFmpeg encoder for the audio of video clips (aac, libopus, ...), or copy. Default: copy "
+            + "where the output's container holds the codec, else its usual one (AAC for .mp4 and .mov, Opus for .webm).",
+                                   valueName: "name"))
+        var audioCodec: String?
+
         @Option(help: "Constant quality for libx264/libx265 (default 16), libvpx-vp9 (16) and libsvtav1 (20); lower is better.")
         var crf: Int?
 
@@ -63,7 +68,7 @@ extension ColorCubeCommand {
         func validate() throws {
             if rawOptions.raw != nil {
                 let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"),
-                                   (videoCodec != nil, "--video-codec"), (crf != nil, "--crf"),
+                                   (videoCodec != nil, "--video-codec"), (crf != nil, "--crf"), (audioCodec != nil, "--audio-codec"),
                                    (quality != nil, "--quality"), (benchmark, "--benchmark")]
                 if let (_, name) = fileOptions.first(where: { $0.0 }) {
                     throw ValidationError("\(name) applies to image files, not to --raw frame streams")
@@ -119,7 +124,7 @@ extension ColorCubeCommand {
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             let applier = ImageApplier(engine: engine, options: options)
-            let video = VideoApplier(engine: clipEngine, options: .init(videoCodec: videoCodec, crf: crf,
+            let video = VideoApplier(engine: clipEngine, options: .init(videoCodec: videoCodec, crf: crf, audioCodec: audioCodec,
                                                                     concurrentClips: jobs ?? 1,
                                                                     pixelLimit: limits.pixelLimit))
             let progress = ProgressLine(total: plan.jobs.count)
@@ -135,9 +140,12 @@ extension ColorCubeCommand {
                 case .done(let report) where report.imageCount > 1:
                     progress.clear()
                     Diagnostics.note("\(job.input): graded the first of its \(report.imageCount) images")
-                case .doneVideo(let report) where report.probe.color.isHDR:
+                case .doneVideo(let report) where report.probe.color.isHDR || !report.streamNotes.isEmpty:
                     progress.clear()
-                    Diagnostics.note("\(job.input): HDR video (\(report.probe.color.transfer ?? "")): the look was applied to its code values as encoded")
+                    for note in report.streamNotes { Diagnostics.note("\(job.input): \(note)") }
+                    if report.probe.color.isHDR {
+                        Diagnostics.note("\(job.input): HDR video (\(report.probe.color.transfer ?? "")): the look was applied to its code values as encoded")
+                    }
                 default:
                     break
                 }

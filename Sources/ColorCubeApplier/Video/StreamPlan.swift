@@ -1,0 +1,111 @@
+/// What the graded clip keeps of the streams beside its video: each copied when the output's
+/// container holds its codec, re-encoded to the container's usual codec when it does not (as
+/// ffmpeg picks one: AAC for MP4 and MOV, Opus for WebM; text subtitles to the container's text
+/// format), or dropped with the reason when nothing fits (a QuickTime chapter track, whose
+/// chapters are kept as chapters; a timecode track in Matroska; picture subtitles in MP4).
+/// Every kept stream keeps its metadata (language, title, handler) and dispositions.
+public struct StreamPlan: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        case copy
+        /// Re-encoded with an FFmpeg encoder, at a bitrate for audio; `asked` when the caller named it.
+        case encode(encoder: String, bitrate: String?, asked: Bool)
+        case drop(reason: String)
+    }
+
+    public struct Entry: Sendable, Equatable {
+        public var stream: VideoProbe.Stream
+        public var action: Action
+    }
+
+    public let entries: [Entry]
+
+    /// - Parameters:
+    ///   - muxer: the output's FFmpeg muxer (mp4, mov, matroska, webm, ...).
+    ///   - audioEncoder: an encoder for every audio stream, `copy` to copy them whatever the
+    ///     container, or nil to copy where the container holds the codec and pick otherwise.
+    public init(streams: [VideoProbe.Stream], muxer: String, audioEncoder: String? = nil) {
+        entries = streams.map { stream in
+            Entry(stream: stream, action: Self.action(for: stream, muxer: muxer, audioEncoder: audioEncoder))
+        }
+    }
+
+    private static let textSubtitles: Set<String> = ["subrip", "srt", "ass", "ssa", "webvtt", "mov_text", "text"]
+
+    /// The audio codecs each container holds; absent: any (ffmpeg decides).
+    private static let audioCodecs: [String: Set<String>] = [
+        "mp4": ["aac", "mp3", "alac", "ac3", "eac3", "opus", "flac", "mp2"],
+        "mov": ["aac", "mp3", "alac", "ac3", "eac3", "mp2", "pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_s24be",
+                "pcm_s32le", "pcm_s32be", "pcm_f32le", "pcm_f32be", "pcm_u8"],
+        "webm": ["opus", "vorbis"],
+    ]
+
+    private static func action(for stream: VideoProbe.Stream, muxer: String, audioEncoder: String?) -> Action {
+        let family = muxer == "ipod" || muxer == "m4v" ? "mp4" : muxer
+        switch stream.kind {
+        case "audio":
+            if let audioEncoder { return audioEncoder == "copy" ? .copy : .encode(encoder: audioEncoder, bitrate: nil, asked: true) }
+            guard let held = audioCodecs[family], !held.contains(stream.codec) else { return .copy }
+            return family == "webm" ? .encode(encoder: "libopus", bitrate: "160k", asked: false)
+                : .encode(encoder: "aac", bitrate: "256k", asked: false)
+        case "subtitle":
+            let text = textSubtitles.contains(stream.codec)
+            switch family {
+            case "mp4", "mov":
+                if stream.codec == "mov_text" { return .copy }
+                return text ? .encode(encoder: "mov_text", bitrate: nil, asked: false)
+                    : .drop(reason: "\(stream.codec) subtitles are pictures, which .\(family) cannot hold")
+            case "webm":
+                if stream.codec == "webvtt" { return .copy }
+                return text ? .encode(encoder: "webvtt", bitrate: nil, asked: false)
+                    : .drop(reason: "\(stream.codec) subtitles are pictures, which .webm cannot hold")
+            case "matroska":
+                return stream.codec == "mov_text" ? .encode(encoder: "srt", bitrate: nil, asked: false) : .copy
+            default:
+                return .copy
+            }
+        case "data":
+            // QuickTime keeps chapter titles in a text track that ffmpeg reads as a data stream:
+            // the chapters travel as chapters; the track itself has nowhere to go.
+            if family == "mov" || family == "mp4" {
+                return stream.codec == "tmcd" ? .copy : .drop(reason: "a \(stream.codec) data track (its chapters are kept)")
+            }
+            return .drop(reason: "a \(stream.codec) data track, which .\(family == "matroska" ? "mkv" : family) cannot hold")
+        default:
+            return .copy
+        }
+    }
+
+    /// ffmpeg's options after `-i graded -i original`: the graded video, then each kept stream of
+    /// the original with its metadata, copied unless re-encoded. Output stream 0 is the video.
+    func arguments(videoStreamIndex: Int) -> [String] {
+        var maps = ["-map", "0:v:0"]
+        var codecs = ["-c", "copy", "-map_metadata:s:0", "1:s:\(videoStreamIndex)"]
+        var output = 1
+        for entry in entries {
+            if case .drop = entry.action { continue }
+            maps += ["-map", "1:\(entry.stream.index)"]
+            codecs += ["-map_metadata:s:\(output)", "1:s:\(entry.stream.index)"]
+            if case .encode(let encoder, let bitrate, _) = entry.action {
+                codecs += ["-c:\(output)", encoder]
+                if let bitrate { codecs += ["-b:\(output)", bitrate] }
+            }
+            output += 1
+        }
+        return maps + codecs
+    }
+
+    /// One line per stream not copied as it was: "audio pcm_s16le re-encoded as aac (256k): the
+    /// container does not hold it", "dropped a bin_data data track (its chapters are kept)".
+    public var notes: [String] {
+        entries.compactMap { entry in
+            switch entry.action {
+            case .copy: nil
+            case .encode(let encoder, let bitrate, let asked):
+                "\(entry.stream.kind) stream \(entry.stream.index) (\(entry.stream.codec)) re-encoded as \(encoder)"
+                    + (bitrate.map { " at \($0)b/s" } ?? "") + (asked ? "" : ": the output's container cannot hold \(entry.stream.codec)")
+            case .drop(let reason):
+                "dropped stream \(entry.stream.index): \(reason)"
+            }
+        }
+    }
+}
