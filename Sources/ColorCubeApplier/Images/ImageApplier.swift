@@ -14,6 +14,8 @@ public struct ImageApplier: Sendable {
         public var quality: Int
         /// What decoders accept (the pixel limit).
         public var reading: ImageReadOptions
+        /// How a 16-bit picture is brought to a format that stores fewer bits (default: rounding).
+        public var dither: Dither = .none
 
         public init(ignoreProfile: Bool = false, quality: Int = ImageWriteOptions.defaultQuality,
                     reading: ImageReadOptions = ImageReadOptions()) {
@@ -118,6 +120,7 @@ public struct ImageApplier: Sendable {
         if format != inputFormat {
             image.metadata = image.metadata.keepingOnlyNeutralFields()
         }
+        options.dither.apply(to: &image, storedBits: ImageCodecs.codec(for: format)?.storedSampleBits ?? 16)
         let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
         let written = try AtomicFile.write(to: output, overlap: overlap) { temporary in
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)

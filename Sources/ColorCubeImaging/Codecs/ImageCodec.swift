@@ -33,10 +33,16 @@ public protocol ImageCodec: Sendable {
     /// pass the final name as `options.displayPath` for messages.
     /// - Throws: `ImageError` naming `options.displayPath ?? path`.
     func write(_ image: RasterImage, to path: String, options: ImageWriteOptions) throws(ImageError)
+
+    /// The bits per sample the format stores a 16-bit picture in (8 for JPEG and WebP, 10 for
+    /// HEIC, 12 for AVIF, 16 for PNG and TIFF): where fewer than 16, a writer rounds, and
+    /// `Dither` can spread that rounding instead.
+    var storedSampleBits: Int { get }
 }
 
 extension ImageCodec {
     public var isReadable: Bool { true }
+    public var storedSampleBits: Int { 16 }
     /// True when colorcube can write this format.
     public var isWritable: Bool { !fileExtensions.isEmpty }
 }

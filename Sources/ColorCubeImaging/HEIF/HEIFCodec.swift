@@ -25,6 +25,7 @@ public struct HEIFCodec: ImageCodec {
     }
 
     public var format: ImageFormat { kind == .heic ? .heic : .avif }
+    public var storedSampleBits: Int { kind == .heic ? 10 : 12 }
     public var displayName: String { kind == .heic ? "HEIC" : "AVIF" }
     public var fileExtensions: [String] { kind == .heic ? ["heic", "heif"] : ["avif"] }
 

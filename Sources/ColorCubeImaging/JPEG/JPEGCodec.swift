@@ -6,6 +6,7 @@ extension ImageFormat {
 /// JPEG in the codec table (see `JPEGFile`). Written at `options.quality` with the input's chroma
 /// subsampling when the input was a JPEG, else 4:4:4 so that no colour detail is thrown away.
 public struct JPEGCodec: ImageCodec {
+    public var storedSampleBits: Int { 8 }
     public init() {}
 
     public var format: ImageFormat { .jpeg }

@@ -6,6 +6,7 @@ extension ImageFormat {
 /// WebP in the codec table (see `WebPFile`). A lossless input is written lossless with every RGB
 /// value kept; anything else is written lossy at `options.quality`.
 public struct WebPCodec: ImageCodec {
+    public var storedSampleBits: Int { 8 }
     public init() {}
 
     public var format: ImageFormat { .webp }

@@ -55,6 +55,11 @@ extension ColorCubeCommand {
         @Flag(help: "Apply the look to the code values as stored, keeping an embedded ICC profile, instead of converting to sRGB.")
         var ignoreProfile = false
 
+        @Option(help: ArgumentHelp("How a 16-bit picture is brought to the fewer bits of a JPEG, WebP, HEIC or AVIF output: "
+            + "none (round to the nearest code), ordered (an 8x8 Bayer pattern) or blue-noise (no visible pattern); "
+            + "deterministic, and codes that fit the output stay as they are.", valueName: "method"))
+        var dither: Dither = .none
+
         @Option(help: "Quality of JPEG, lossy WebP, HEIC and AVIF outputs, 1 to 100 (default: 92).")
         var quality: Int?
 
@@ -67,7 +72,7 @@ extension ColorCubeCommand {
 
         func validate() throws {
             if rawOptions.raw != nil {
-                let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"),
+                let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"), (dither != .none, "--dither"),
                                    (videoCodec != nil, "--video-codec"), (crf != nil, "--crf"), (audioCodec != nil, "--audio-codec"),
                                    (quality != nil, "--quality"), (benchmark, "--benchmark")]
                 if let (_, name) = fileOptions.first(where: { $0.0 }) {
@@ -123,6 +128,7 @@ extension ColorCubeCommand {
             var options = ImageApplier.Options(ignoreProfile: ignoreProfile,
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
+            options.dither = dither
             let applier = ImageApplier(engine: engine, options: options)
             let video = VideoApplier(engine: clipEngine, options: .init(videoCodec: videoCodec, crf: crf, audioCodec: audioCodec,
                                                                     concurrentClips: jobs ?? 1,
@@ -181,3 +187,5 @@ extension ColorCubeCommand.Apply {
 }
 
 extension Interpolation: ExpressibleByArgument {}
+
+extension Dither: ExpressibleByArgument {}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// Dithering for a 16-bit picture stored with fewer bits (a JPEG or WebP of a 16-bit grade): each
+/// sample becomes `floor(v * top / 65535 + t)` with a threshold `t` in (0, 1) from a fixed tile, so
+/// a smooth gradient's local means keep their fractions of a code instead of banding.
+///
+/// Deterministic: the tile is built by a fixed procedure, with no random seed, so reruns are
+/// byte-identical. Safe for exact codes: a sample that is already a code of the smaller depth
+/// (an 8-bit picture widened by 257) stays that code, since `k + t` floors to `k`.
+public enum Dither: String, CaseIterable, Sendable {
+    /// Rounding to the nearest code (the writers' own).
+    case none
+    /// An 8x8 Bayer matrix: cheap, with a visible cross-hatch in flat gradients.
+    case ordered
+    /// A 64x64 blue-noise tile (void and cluster): no pattern the eye picks out.
+    case blueNoise = "blue-noise"
+
+    /// The picture's 16-bit samples moved to the values a writer storing `bits` per sample rounds
+    /// to the dithered codes (`k * 65535 / top`, rounded). Nothing changes for `.none`, for 8-bit
+    /// pictures, or for 16 bits.
+    public func apply(to image: inout RasterImage, storedBits bits: Int) {
+        guard self != .none, bits < 16, case .sixteen(var samples) = image.pixels else { return }
+        let tile = self == .ordered ? Self.bayer : Self.blueNoiseTile
+        let side = self == .ordered ? 8 : 64
+        let top = Double((1 << bits) - 1)
+        let channels = image.channels, width = image.width
+        image.pixels = .eight([])
+        for pixel in 0..<(image.width * image.height) {
+            let t = tile[(pixel / width % side) * side + pixel % width % side]
+            for channel in 0..<min(channels, 3) {
+                let index = pixel * channels + channel
+                let code = min((Double(samples[index]) * top / 65535 + t).rounded(.down), top)
+                samples[index] = UInt16((code * 65535 / top).rounded())
+            }
+        }
+        image.pixels = .sixteen(samples)
+    }
+
+    /// Thresholds (i + 0.5) / 64 of the 8x8 Bayer matrix, row by row.
+    static let bayer: [Double] = {
+        var matrix = [0]
+        var side = 1
+        while side < 8 {
+            var next = [Int](repeating: 0, count: 4 * side * side)
+            for y in 0..<side {
+                for x in 0..<side {
+                    let v = 4 * matrix[y * side + x]
+                    next[y * 2 * side + x] = v
+                    next[y * 2 * side + x + side] = v + 2
+                    next[(y + side) * 2 * side + x] = v + 3
+                    next[(y + side) * 2 * side + x + side] = v + 1
+                }
+            }
+            matrix = next
+            side *= 2
+        }
+        return matrix.map { (Double($0) + 0.5) / 64 }
+    }()
+
+    /// A 64x64 blue-noise tile by Ulichney's void-and-cluster method, thresholds (rank + 0.5) / 4096.
+    static let blueNoiseTile: [Double] = {
+        let side = 64, count = side * side
+        let sigma = 1.9
+        // The Gaussian energy every set pixel adds around it (toroidal distances).
+        var kernel = [Double](repeating: 0, count: count)
+        for dy in 0..<side {
+            for dx in 0..<side {
+                let x = Double(min(dx, side - dx)), y = Double(min(dy, side - dy))
+                kernel[dy * side + dx] = exp(-(x * x + y * y) / (2 * sigma * sigma))
+            }
+        }
+        var energy = [Double](repeating: 0, count: count)
+        var set = [Bool](repeating: false, count: count)
+        func add(_ p: Int, _ sign: Double) {
+            let px = p % side, py = p / side
+            for i in 0..<count {
+                let dx = (i % side - px + side) % side, dy = (i / side - py + side) % side
+                energy[i] += sign * kernel[dy * side + dx]
+            }
+        }
+        func tightestCluster() -> Int { (0..<count).filter { set[$0] }.max { energy[$0] < energy[$1] } ?? 0 }
+        func largestVoid() -> Int { (0..<count).filter { !set[$0] }.min { energy[$0] < energy[$1] } ?? 0 }
+        // A fixed, evenly spread start (a tenth of the pixels), relaxed until stable.
+        var p = 0
+        for _ in 0..<(count / 10) {
+            set[p] = true
+            add(p, 1)
+            p = (p + 1031) % count
+        }
+        for _ in 0..<count {
+            let cluster = tightestCluster()
+            set[cluster] = false
+            add(cluster, -1)
+            let void = largestVoid()
+            if void == cluster {
+                set[cluster] = true
+                add(cluster, 1)
+                break
+            }
+            set[void] = true
+            add(void, 1)
+        }
+        let initial = set, initialEnergy = energy
+        let ones = set.filter { $0 }.count
+        var rank = [Int](repeating: 0, count: count)
+        // Ranks below the start: remove the tightest clusters one by one.
+        for r in stride(from: ones - 1, through: 0, by: -1) {
+            let cluster = tightestCluster()
+            set[cluster] = false
+            add(cluster, -1)
+            rank[cluster] = r
+        }
+        set = initial
+        energy = initialEnergy
+        // Ranks above: fill the largest voids one by one.
+        for r in ones..<count {
+            let void = largestVoid()
+            set[void] = true
+            add(void, 1)
+            rank[void] = r
+        }
+        return rank.map { (Double($0) + 0.5) / Double(count) }
+    }()
+}
