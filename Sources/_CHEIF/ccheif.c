@@ -180,6 +180,9 @@ int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int 
         heif_decoding_options_free(options);
     }
     if (error.code != heif_error_Ok) {
+        if (image) {
+            heif_image_release(image);  // some libheif versions hand back a partial image with the error
+        }
         return fail(error, message);
     }
     int status = CCHEIF_OK;
