@@ -1,4 +1,5 @@
 import ColorCubeConverter
+import ColorCubeImaging
 import ColorCubeLooks
 import Foundation
 import Testing
@@ -63,5 +64,26 @@ struct ReadmeTests {
         #expect(extensions == expected,
                 "README lists \(extensions.subtracting(expected).sorted()) too many, \(expected.subtracting(extensions).sorted()) missing")
         #expect(rows.count == LUTFormats.all.count, "one README row per format: \(rows.count) rows, \(LUTFormats.all.count) formats")
+    }
+
+    /// The image table names exactly the codecs of `ImageCodecs.all` (a row may hold two, "HEIC,
+    /// AVIF"), and says "8" in its bit-depth column for the formats that store 8 bits.
+    @Test func theImagesTableListsEveryCodecOfTheTable() throws {
+        let table = Self.readme.components(separatedBy: "### Images\n").dropFirst().first?
+            .components(separatedBy: "\n\n").first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? ""
+        let rows = table.split(separator: "\n").filter { $0.hasPrefix("|") }.dropFirst(2)
+        var named: [String: String] = [:]
+        for row in rows {
+            let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 5 else { continue }
+            for name in cells[1].split(separator: ",") {
+                named[name.trimmingCharacters(in: .whitespaces).lowercased()] = cells[4]
+            }
+        }
+        let codecs = ImageCodecs.all.map { $0.displayName.lowercased() }
+        #expect(Set(named.keys) == Set(codecs), "README's image table: \(named.keys.sorted()), the codecs: \(codecs.sorted())")
+        for codec in ImageCodecs.all where codec.isWritable && codec.storedSampleBits == 8 {
+            #expect(named[codec.displayName.lowercased()] == "8", "\(codec.displayName) stores 8 bits")
+        }
     }
 }
