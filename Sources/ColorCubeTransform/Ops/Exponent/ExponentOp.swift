@@ -78,6 +78,18 @@ public struct ExponentOp: TransformOp {
             reverseBreak = pow(o * g / ((g - 1) * (1 + o)), g)
             reverseSlope = pow((g - 1) / o, g - 1) * pow((1 + o) / g, g)
         }
+
+        /// The curve: a power above the break, the straight line below it.
+        @inline(__always)
+        func forward(_ x: Double) -> Double {
+            x > forwardBreak || x.isNaN ? pow((x + o) / (1 + o), g) : x * forwardSlope
+        }
+
+        /// Its inverse.
+        @inline(__always)
+        func reverse(_ y: Double) -> Double {
+            y > reverseBreak || y.isNaN ? (1 + o) * pow(y, 1 / g) - o : y * reverseSlope
+        }
     }
 
     private let monCurves: [MonCurve]
@@ -94,16 +106,9 @@ public struct ExponentOp: TransformOp {
             let c = monCurves[index]
             switch style {
             case .monCurveFwd:
-                for i in 0..<count {
-                    let x = plane[i]
-                    plane[i] = x > c.forwardBreak || x.isNaN ? pow((x + c.o) / (1 + c.o), c.g) : x * c.forwardSlope
-                }
+                for i in 0..<count { plane[i] = c.forward(plane[i]) }
             case .monCurveRev:
-                let inverseGamma = 1 / c.g
-                for i in 0..<count {
-                    let y = plane[i]
-                    plane[i] = y > c.reverseBreak || y.isNaN ? (1 + c.o) * pow(y, inverseGamma) - c.o : y * c.reverseSlope
-                }
+                for i in 0..<count { plane[i] = c.reverse(plane[i]) }
             default:
                 for i in 0..<count { plane[i] = channel(plane[i], index) }
             }
@@ -134,15 +139,11 @@ public struct ExponentOp: TransformOp {
     }
 
     private func monCurveForward(_ x: Double, _ index: Int) -> Double {
-        let c = monCurves[index]
-        guard x > c.forwardBreak || x.isNaN else { return x * c.forwardSlope }
-        return pow((x + c.o) / (1 + c.o), c.g)
+        monCurves[index].forward(x)
     }
 
     private func monCurveReverse(_ y: Double, _ index: Int) -> Double {
-        let c = monCurves[index]
-        guard y > c.reverseBreak || y.isNaN else { return y * c.reverseSlope }
-        return (1 + c.o) * pow(y, 1 / c.g) - c.o
+        monCurves[index].reverse(y)
     }
 
     public var isPerChannel: Bool { true }

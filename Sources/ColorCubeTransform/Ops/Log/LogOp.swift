@@ -137,17 +137,11 @@ public struct LogOp: TransformOp {
             let p = parameters[index]
             switch style {
             case .cameraLinToLog:
-                let linBreak = p.linSideBreak ?? 0, line = camera[index]
-                for i in 0..<count {
-                    let x = plane[i]
-                    plane[i] = x < linBreak ? line.slope * x + line.offset : linToLog(x, p)
-                }
+                let line = camera[index]
+                for i in 0..<count { plane[i] = cameraLinToLog(plane[i], p, line) }
             case .cameraLogToLin:
                 let line = camera[index]
-                for i in 0..<count {
-                    let x = plane[i]
-                    plane[i] = x < line.logBreak ? (x - line.offset) / line.slope : logToLin(x, p)
-                }
+                for i in 0..<count { plane[i] = cameraLogToLin(plane[i], p, line) }
             default:
                 for i in 0..<count { plane[i] = channel(plane[i], index) }
             }
@@ -164,16 +158,26 @@ public struct LogOp: TransformOp {
         case .linToLog: return linToLog(x, p)
         case .logToLin: return logToLin(x, p)
         case .cameraLinToLog:
-            let linBreak = p.linSideBreak ?? 0
-            return x < linBreak ? camera[index].slope * x + camera[index].offset : linToLog(x, p)
+            return cameraLinToLog(x, p, camera[index])
         case .cameraLogToLin:
-            return x < camera[index].logBreak ? (x - camera[index].offset) / camera[index].slope : logToLin(x, p)
+            return cameraLogToLin(x, p, camera[index])
         }
     }
 
     /// `x`, raised to `smallestArgument` when below it or NaN.
     private static func logArgument(_ x: Double) -> Double {
         x > smallestArgument ? x : smallestArgument
+    }
+
+    /// The camera styles: the straight line below the break, the log curve at and above it.
+    @inline(__always)
+    private func cameraLinToLog(_ x: Double, _ p: Parameters, _ line: (slope: Double, offset: Double, logBreak: Double)) -> Double {
+        x < (p.linSideBreak ?? 0) ? line.slope * x + line.offset : linToLog(x, p)
+    }
+
+    @inline(__always)
+    private func cameraLogToLin(_ x: Double, _ p: Parameters, _ line: (slope: Double, offset: Double, logBreak: Double)) -> Double {
+        x < line.logBreak ? (x - line.offset) / line.slope : logToLin(x, p)
     }
 
     private func linToLog(_ x: Double, _ p: Parameters) -> Double {
