@@ -22,6 +22,11 @@ public struct ImageMetadata: Sendable, Equatable {
     public var isLossy = false
     /// How many images the file held; only the first is read (multi-page TIFF). 1 for most files.
     public var imageCount = 1
+    /// The colour space the file names for its values, as a Color Interop ID or a name the space
+    /// catalogue knows (an OpenEXR `colorInteropID` or chromaticities, a DPX transfer
+    /// characteristic), or nil when it names none. Read-side evidence: callers take it as the
+    /// picture's space when they are not told one; writers do not store it.
+    public var colorSpaceID: String?
 
     // MARK: Format-specific
     /// PNG ancillary chunks that are safe to copy (tEXt, zTXt, iTXt, eXIf, pHYs and unknown
@@ -56,12 +61,14 @@ public struct ImageMetadata: Sendable, Equatable {
         neutral.resolution = resolution
         neutral.isLossy = isLossy
         neutral.imageCount = imageCount
+        neutral.colorSpaceID = colorSpaceID
         return neutral
     }
 
     public static func == (lhs: ImageMetadata, rhs: ImageMetadata) -> Bool {
         lhs.exif == rhs.exif && lhs.xmp == rhs.xmp && lhs.resolution == rhs.resolution
             && lhs.isLossy == rhs.isLossy && lhs.imageCount == rhs.imageCount
+            && lhs.colorSpaceID == rhs.colorSpaceID
             && lhs.tiffCompression == rhs.tiffCompression && lhs.webpLossless == rhs.webpLossless
             && lhs.pngChunks == rhs.pngChunks && lhs.pngGamma == rhs.pngGamma
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers
