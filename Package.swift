@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "ColorCubeLooks", dependencies: ["ColorCubeCore", "ColorCubeTransform"]),
         .target(
             name: "ColorCubeImaging",
-            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "_CWebP", "_CHEIF", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "_CPNG", "_CJPEG", "_CTIFF", "_CWebP", "_CHEIF", "_CEXR", "CLittleCMS"]
         ),
         .target(
             name: "ColorCubeGenerator",
@@ -83,6 +83,8 @@ let package = Package(
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
         .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),
         .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif")]),
+        // OpenEXR through its C API (the Core library), which reports errors as status codes.
+        .target(name: "_CEXR", linkerSettings: [.linkedLibrary("OpenEXRCore-3_1")]),
         .systemLibrary(
             name: "CLittleCMS",
             pkgConfig: "lcms2",

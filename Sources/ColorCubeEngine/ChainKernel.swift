@@ -13,8 +13,10 @@ import ColorCubeTransform
 /// Float64 by the operations themselves. Nothing is resampled.
 ///
 /// Integer outputs are clamped to their code range and rounded half up (NaN to 0); Float outputs
-/// are the chain's values, not clamped. Inputs are clamped to 0...1 first (NaN to 0), as the
-/// lattice kernel clamps them. 8-bit input goes through `LUTEngine`'s colour memo, so a chain costs
+/// are the chain's values, not clamped. Integer inputs are 0...1 by construction; Float inputs are
+/// clamped to 0...1 first (NaN to 0), as the lattice kernel clamps them, unless the caller asks
+/// for the unbounded form (pictures of floats: each operation then sees the values as they are,
+/// and only a 3D LUT clamps, to its own domain, as OpenColorIO does). 8-bit input goes through `LUTEngine`'s colour memo, so a chain costs
 /// one evaluation per distinct colour there.
 struct ChainKernel: Sendable, Kernel8 {
     /// One step: a 3D LUT on the lattice kernel, or a run of other operations in Float64.
@@ -213,18 +215,21 @@ struct ChainKernel: Sendable, Kernel8 {
     }
 
     /// Planar Float pixels in place, a block at a time.
+    /// - Parameter clampsInput: clamp the input to 0...1 (NaN to 0) first; false passes it as it is.
     func applyPlanar(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
-                     _ blue: UnsafeMutablePointer<Float>, _ count: Int) {
+                     _ blue: UnsafeMutablePointer<Float>, _ count: Int, clampsInput: Bool = true) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.block) { kept in
             guard let kept = kept.baseAddress else { return }
             var start = 0
             while start < count {
                 let n = min(Self.block, count - start)
                 let r = red + start, g = green + start, b = blue + start
-                for i in 0..<n {
-                    r[i] = Self.unit(r[i])
-                    g[i] = Self.unit(g[i])
-                    b[i] = Self.unit(b[i])
+                if clampsInput {
+                    for i in 0..<n {
+                        r[i] = Self.unit(r[i])
+                        g[i] = Self.unit(g[i])
+                        b[i] = Self.unit(b[i])
+                    }
                 }
                 if strength < 1 {
                     kept.update(from: r, count: n)

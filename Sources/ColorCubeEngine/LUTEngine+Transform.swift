@@ -24,6 +24,6 @@ extension LUTEngine {
             curves.output = { @Sendable channel, value in stages.outputValue(channel: channel, value) }
         }
         self.init(table: stages.lattice, interpolation: interpolation, strength: strength,
-                  colorMemory: colorMemory, stages: curves)
+                  colorMemory: colorMemory, stages: curves, transform: transform)
     }
 }

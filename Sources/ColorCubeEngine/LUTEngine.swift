@@ -1,4 +1,6 @@
 import ColorCubeCore
+import ColorCubeTransform
+import Synchronization
 import _CLatticeKernel
 
 /// The LUT engine every caller uses (images, video frames, raw streams, previews): a cube prepared
@@ -35,6 +37,12 @@ public final class LUTEngine: Sendable {
     /// kernel; `kernel` is then an unused identity.
     let chain: ChainKernel?
 
+    /// The transform a lattice engine was prepared from (nil for a bare table and for an engine
+    /// that runs as steps), and its steps, made the first time a picture of floats needs them:
+    /// floats run through the operations themselves, unbounded (see `apply(floats:...)`).
+    private let transform: Transform?
+    private let floatSteps = Mutex<ChainKernel?>(nil)
+
     /// Prepares `table` for application. The table is read once, in chunks, into the engine's
     /// own lattice (16 bytes per node), which is the only copy the engine keeps: any `CubeTable`
     /// (a `ColorCube`, a view on a decoded reference image, the identity) is taken as it is.
@@ -59,9 +67,17 @@ public final class LUTEngine: Sendable {
     ///     colours through a 64-cube); inputs on lattice nodes
     ///     give the Float loops' codes.
     ///     False keeps the Float loop, for comparisons.
-    public init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
-                colorMemory: ColorMemory = .recent, stages: ChannelStages = .none, vectorized: Bool = true,
-                fixedPoint: Bool = true) {
+    public convenience init(table: some CubeTable, interpolation: Interpolation = .trilinear, strength: Float = 1,
+                            colorMemory: ColorMemory = .recent, stages: ChannelStages = .none, vectorized: Bool = true,
+                            fixedPoint: Bool = true) {
+        self.init(table: table, interpolation: interpolation, strength: strength, colorMemory: colorMemory,
+                  stages: stages, vectorized: vectorized, fixedPoint: fixedPoint, transform: nil)
+    }
+
+    /// The lattice engine; `transform`, when given, is what `table` and `stages` were made from,
+    /// kept for pictures of floats.
+    init(table: some CubeTable, interpolation: Interpolation, strength: Float, colorMemory: ColorMemory,
+         stages: ChannelStages, vectorized: Bool = true, fixedPoint: Bool = true, transform: Transform?) {
         self.size = table.size
         self.interpolation = interpolation
         self.strength = min(max(strength.isNaN ? 1 : strength, 0), 1)
@@ -73,6 +89,7 @@ public final class LUTEngine: Sendable {
         let cheapMisses = kernel.vector != nil && kernel.curves == nil
         self.memo = colorMemory == .recent && cheapMisses ? nil : ColorMemo8(colorMemory)
         self.chain = nil
+        self.transform = transform
     }
 
     /// Prepares `chain` to run as its steps (see `ChainKernel`). An evaluation costs far more
@@ -86,6 +103,7 @@ public final class LUTEngine: Sendable {
                                     vectorized: false, fixedPoint: false)
         self.memo = ColorMemo8(colorMemory)
         self.chain = chain
+        self.transform = nil
     }
 
     /// True when the look runs as its steps rather than through one lattice.
@@ -117,6 +135,7 @@ public final class LUTEngine: Sendable {
     deinit {
         kernel.deallocate()
         chain?.deallocate()
+        floatSteps.withLock { $0?.deallocate() }
     }
 
     // MARK: Whole buffers, split across cores
@@ -184,6 +203,75 @@ public final class LUTEngine: Sendable {
                 chain.applyPlanar(reds.start(of: pixels), greens.start(of: pixels), blues.start(of: pixels), pixels.count)
             } else {
                 kernel.applyPlanar(reds.start(of: pixels), greens.start(of: pixels), blues.start(of: pixels), pixels.count)
+            }
+        }
+    }
+
+    /// Applies the look to `pixelCount` interleaved Float pixels (1.0 = full scale), `source` to
+    /// `destination` (the same buffer or not overlapping), for pictures that hold values beyond
+    /// 0...1 (OpenEXR, float TIFF). Unlike the planar form, inputs are not clamped: curves,
+    /// matrices, CDLs and logs see the values as they are and may give values above 1.0, and a 3D
+    /// LUT clamps to its own domain, as OpenColorIO does. An engine made from a bare table (no
+    /// transform) is one 3D LUT and clamps to 0...1. Samples other than red, green and blue are
+    /// copied unchanged.
+    /// - Parameter parallel: split the buffer across all cores; false runs on the calling thread.
+    public func apply(floats source: UnsafePointer<Float>, to destination: UnsafeMutablePointer<Float>,
+                      pixelCount: Int, layout: PixelLayout, parallel: Bool = true) {
+        let steps = chain ?? transform.map { transform in
+            floatSteps.withLock { made in
+                if let made { return made }
+                let steps = ChainKernel(transform: transform, strength: strength)
+                made = steps
+                return steps
+            }
+        }
+        let kernel = self.kernel
+        let input = DisjointRegions(source, itemStride: layout.stride)
+        let output = DisjointRegions(destination, itemStride: layout.stride)
+        ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
+            Self.throughPlanes(input.start(of: pixels), output.start(of: pixels), pixels.count, layout) { r, g, b, n in
+                if let steps {
+                    steps.applyPlanar(r, g, b, n, clampsInput: false)
+                } else {
+                    kernel.applyPlanar(r, g, b, n)
+                }
+            }
+        }
+    }
+
+    /// Runs `body` over interleaved Float pixels a block at a time, as three planes it changes in
+    /// place, and writes them back interleaved; other samples are copied.
+    private static func throughPlanes(
+        _ source: UnsafePointer<Float>, _ destination: UnsafeMutablePointer<Float>, _ count: Int, _ layout: PixelLayout,
+        _ body: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, Int) -> Void
+    ) {
+        let block = ChainKernel.block
+        let stride = layout.stride, ri = layout.red, gi = layout.green, bi = layout.blue
+        let copiesExtra = stride == 4 && source != UnsafePointer(destination)
+        let extra = 6 - ri - gi - bi
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * block) { planes in
+            guard let red = planes.baseAddress else { return }
+            let green = red + block, blue = green + block
+            var start = 0
+            while start < count {
+                let n = min(block, count - start)
+                var pixel = start * stride
+                for i in 0..<n {
+                    red[i] = source[pixel &+ ri]
+                    green[i] = source[pixel &+ gi]
+                    blue[i] = source[pixel &+ bi]
+                    pixel &+= stride
+                }
+                body(red, green, blue, n)
+                pixel = start * stride
+                for i in 0..<n {
+                    if copiesExtra { destination[pixel &+ extra] = source[pixel &+ extra] }
+                    destination[pixel &+ ri] = red[i]
+                    destination[pixel &+ gi] = green[i]
+                    destination[pixel &+ bi] = blue[i]
+                    pixel &+= stride
+                }
+                start += n
             }
         }
     }

@@ -71,6 +71,13 @@ public struct ImageApplier: Sendable {
                 engine.apply(UnsafePointer(base), to: base, pixelCount: count, layout: layout, parallel: parallel)
             }
             image.pixels = .sixteen(samples)
+        case .float(var samples):
+            image.pixels = .float([])
+            samples.withUnsafeMutableBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
+                engine.apply(floats: UnsafePointer(base), to: base, pixelCount: count, layout: layout, parallel: parallel)
+            }
+            image.pixels = .float(samples)
         }
     }
 
@@ -120,7 +127,9 @@ public struct ImageApplier: Sendable {
         if format != inputFormat {
             image.metadata = image.metadata.keepingOnlyNeutralFields()
         }
-        options.dither.apply(to: &image, storedBits: ImageCodecs.codec(for: format)?.storedSampleBits ?? 16)
+        let codec = ImageCodecs.codec(for: format)
+        if codec?.storesFloats != true { image.quantizeFloats() }
+        options.dither.apply(to: &image, storedBits: codec?.storedSampleBits ?? 16)
         let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
         let written = try AtomicFile.write(to: output, overlap: overlap) { temporary in
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)

@@ -25,7 +25,7 @@ public struct ReferenceTable: CubeTable, Sendable {
         self.image = image
         self.layout = layout
         self.premultiplied = premultiplied
-        self.maxCode = Float(image.pixels.maxCode)
+        self.maxCode = image.pixels.isFloat ? 1 : Float(image.pixels.maxCode)
     }
 
     public func entry(at index: Int) -> SIMD4<Float> {
@@ -37,14 +37,16 @@ public struct ReferenceTable: CubeTable, Sendable {
     public func copyEntries(_ range: Range<Int>, into buffer: UnsafeMutablePointer<SIMD4<Float>>) {
         switch image.pixels {
         case .eight(let samples):
-            samples.withUnsafeBufferPointer { copy($0, range, buffer) }
+            samples.withUnsafeBufferPointer { copy($0, range, buffer) { Float($0) } }
         case .sixteen(let samples):
-            samples.withUnsafeBufferPointer { copy($0, range, buffer) }
+            samples.withUnsafeBufferPointer { copy($0, range, buffer) { Float($0) } }
+        case .float(let samples):
+            samples.withUnsafeBufferPointer { copy($0, range, buffer) { $0 } }
         }
     }
 
-    private func copy<Sample: BinaryInteger>(_ samples: UnsafeBufferPointer<Sample>, _ range: Range<Int>,
-                                             _ buffer: UnsafeMutablePointer<SIMD4<Float>>) {
+    private func copy<Sample>(_ samples: UnsafeBufferPointer<Sample>, _ range: Range<Int>,
+                              _ buffer: UnsafeMutablePointer<SIMD4<Float>>, _ float: (Sample) -> Float) {
         let channels = image.channels
         let maxCode = maxCode
         var index = range.lowerBound, offset = 0
@@ -53,8 +55,8 @@ public struct ReferenceTable: CubeTable, Sendable {
             let count = min(run.count, range.upperBound - index)
             for i in 0..<count {
                 let base = (run.pixel + i) * channels
-                let alpha = channels == 4 ? Float(samples[base + 3]) : maxCode
-                var rgba = SIMD4<Float>(Float(samples[base]), Float(samples[base + 1]), Float(samples[base + 2]), alpha) / maxCode
+                let alpha = channels == 4 ? float(samples[base + 3]) : maxCode
+                var rgba = SIMD4<Float>(float(samples[base]), float(samples[base + 1]), float(samples[base + 2]), alpha) / maxCode
                 if premultiplied {
                     rgba *= SIMD4(rgba.w, rgba.w, rgba.w, 1)
                 }

@@ -38,11 +38,16 @@ public protocol ImageCodec: Sendable {
     /// HEIC, 12 for AVIF, 16 for PNG and TIFF): where fewer than 16, a writer rounds, and
     /// `Dither` can spread that rounding instead.
     var storedSampleBits: Int { get }
+
+    /// True when the format stores floats (OpenEXR): `.float` pictures reach its writer as they
+    /// are. Other writers get them as 16-bit codes (`RasterImage.integerSamples`).
+    var storesFloats: Bool { get }
 }
 
 extension ImageCodec {
     public var isReadable: Bool { true }
     public var storedSampleBits: Int { 16 }
+    public var storesFloats: Bool { false }
     /// True when colorcube can write this format.
     public var isWritable: Bool { !fileExtensions.isEmpty }
 }

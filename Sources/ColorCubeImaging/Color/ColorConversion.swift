@@ -62,7 +62,7 @@ public enum ColorConversion {
             image.colorSpace = .sRGB
             return
         }
-        let outputDepth = promoteTo16Bit ? 16 : image.bitDepth
+        let outputDepth = promoteTo16Bit && !image.pixels.isFloat ? 16 : image.bitDepth
         let transform = try Transform(profile: profile, path: path, bitDepth: image.bitDepth,
                                       outputBitDepth: outputDepth, channels: image.channels)
         let pixels = image.pixelCount
@@ -81,6 +81,10 @@ public enum ColorConversion {
             image.pixels = .sixteen([])
             transform.apply(inPlace: &samples, pixels: pixels)
             image.pixels = .sixteen(samples)
+        case .float(var samples):
+            image.pixels = .float([])
+            transform.apply(inPlace: &samples, pixels: pixels)
+            image.pixels = .float(samples)
         }
         image.colorSpace = .sRGB
     }
@@ -135,6 +139,8 @@ public enum ColorConversion {
             switch (bitDepth, channels) {
             case (8, 4): CCMS_TYPE_RGBA_8
             case (8, _): CCMS_TYPE_RGB_8
+            case (32, 4): CCMS_TYPE_RGBA_FLT
+            case (32, _): CCMS_TYPE_RGB_FLT
             case (_, 4): CCMS_TYPE_RGBA_16
             default: CCMS_TYPE_RGB_16
             }

@@ -137,7 +137,7 @@ public enum HEIFFile {
         options.srgb_nclx = nclx ? 1 : 0
         var message = MessageBuffer()
         let status: Int32
-        switch image.pixels {
+        switch image.integerSamples {
         case .eight(let samples):
             options.bits = 8
             status = encode(samples, profile: profile, exif: exif, xmp: xmp, options: &options, path: path, message: &message)

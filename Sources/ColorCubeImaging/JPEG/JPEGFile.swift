@@ -88,7 +88,7 @@ public enum JPEGFile {
         let writer = try JPEGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                        height: image.height, quality: quality, subsampling: subsampling,
                                        greyscale: greyscale, colorSpace: image.colorSpace, metadata: metadata)
-        switch image.pixels {
+        switch image.integerSamples {
         case .eight(let samples) where image.channels == 3:
             try write(rows: image.height, of: samples, to: writer)
         case .eight(let samples):

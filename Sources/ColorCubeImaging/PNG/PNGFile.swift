@@ -56,13 +56,14 @@ public enum PNGFile {
         if let xmp = metadata.xmp, !metadata.pngChunks.contains(where: { $0.xmpPacket != nil }) {
             metadata.pngChunks.append(PNGChunk(xmp: xmp))
         }
+        let samples = image.integerSamples
         let writer = try PNGRowWriter(path: path, displayPath: displayPath, width: image.width,
                                       height: image.height, channels: image.channels,
-                                      bitDepth: image.bitDepth, colorSpace: image.colorSpace,
+                                      bitDepth: samples.bitDepth, colorSpace: image.colorSpace,
                                       metadata: metadata, compressionLevel: compressionLevel,
                                       filter: .adaptive)
         // withUnsafeBytes only rethrows `any Error`; a Result keeps the error's type across it.
-        switch image.pixels {
+        switch samples {
         case .eight(let samples):
             try samples.withUnsafeBytes { bytes in
                 Result { () throws(ImageError) in try writer.write(rows: image.height, from: bytes) }

@@ -27,6 +27,9 @@ public struct ImageMetadata: Sendable, Equatable {
     /// characteristic), or nil when it names none. Read-side evidence: callers take it as the
     /// picture's space when they are not told one; writers do not store it.
     public var colorSpaceID: String?
+    /// The primaries and white the file declares for linear values (red x y, green x y, blue x y,
+    /// white x y: an OpenEXR `chromaticities` attribute), where it names no space by ID.
+    public var chromaticities: [Double]?
 
     // MARK: Format-specific
     /// PNG ancillary chunks that are safe to copy (tEXt, zTXt, iTXt, eXIf, pHYs and unknown
@@ -50,6 +53,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var tiffCompression: Int?
     /// True when the input was a lossless WebP, which a WebP output then is too.
     public var webpLossless: Bool?
+    /// An OpenEXR input's header: sample type, compression, tiling, windows and attributes.
+    public var exr: EXRHeader?
 
     public init() {}
 
@@ -62,13 +67,14 @@ public struct ImageMetadata: Sendable, Equatable {
         neutral.isLossy = isLossy
         neutral.imageCount = imageCount
         neutral.colorSpaceID = colorSpaceID
+        neutral.chromaticities = chromaticities
         return neutral
     }
 
     public static func == (lhs: ImageMetadata, rhs: ImageMetadata) -> Bool {
         lhs.exif == rhs.exif && lhs.xmp == rhs.xmp && lhs.resolution == rhs.resolution
             && lhs.isLossy == rhs.isLossy && lhs.imageCount == rhs.imageCount
-            && lhs.colorSpaceID == rhs.colorSpaceID
+            && lhs.colorSpaceID == rhs.colorSpaceID && lhs.chromaticities == rhs.chromaticities && lhs.exr == rhs.exr
             && lhs.tiffCompression == rhs.tiffCompression && lhs.webpLossless == rhs.webpLossless
             && lhs.pngChunks == rhs.pngChunks && lhs.pngGamma == rhs.pngGamma
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers

@@ -9,7 +9,7 @@ import Darwin
 enum SampleBuffer {
     /// `count` zeroed samples.
     /// - Throws: `ImageError.outOfMemory` naming `path` when the memory cannot be had.
-    static func make<Sample: FixedWidthInteger>(count: Int, path: String) throws(ImageError) -> [Sample] {
+    static func make<Sample: Numeric>(count: Int, path: String) throws(ImageError) -> [Sample] {
         try checkAvailable(count: count, of: Sample.self, path: path)
         return [Sample](repeating: 0, count: count)
     }

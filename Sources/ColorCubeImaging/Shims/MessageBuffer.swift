@@ -1,12 +1,13 @@
+import _CEXR
 import _CJPEG
 import _CPNG
 
-/// A fixed-size buffer the C shims (`_CPNG`, `_CJPEG`) write their failure messages into.
+/// A fixed-size buffer the C shims (`_CPNG`, `_CJPEG`, `_CEXR`) write their failure messages into.
 ///
-/// Both shims write at most their `*_MESSAGE_SIZE` bytes, terminating zero included; the buffer
-/// holds the larger of the two, so one type serves both.
+/// Each shim writes at most its `*_MESSAGE_SIZE` bytes, terminating zero included; the buffer
+/// holds the largest, so one type serves all.
 struct MessageBuffer {
-    private var storage = [CChar](repeating: 0, count: Int(max(CCPNG_MESSAGE_SIZE, CCJPEG_MESSAGE_SIZE)))
+    private var storage = [CChar](repeating: 0, count: Int(max(CCPNG_MESSAGE_SIZE, CCJPEG_MESSAGE_SIZE, CCEXR_MESSAGE_SIZE)))
 
     mutating func withPointer<R>(_ body: (UnsafeMutablePointer<CChar>) -> R) -> R {
         storage.withUnsafeMutableBufferPointer { buffer in

@@ -121,7 +121,8 @@ public enum TIFFFile {
         options.width = UInt32(image.width)
         options.height = UInt32(image.height)
         options.channels = Int32(image.channels)
-        options.bit_depth = Int32(image.bitDepth)
+        let samples = image.integerSamples
+        options.bit_depth = Int32(samples.bitDepth)
         options.compression = Int32(scheme)
         options.predictor = scheme == 5 || scheme == 8 || scheme == 32946 ? 2 : 1
         if let resolution = image.metadata.resolution, resolution.horizontal > 0, resolution.vertical > 0 {
@@ -149,7 +150,7 @@ public enum TIFFFile {
                     options.xmp = xmp
                     options.xmp_size = xmpSize
                     return message.withPointer { text in
-                        switch image.pixels {
+                        switch samples {
                         case .eight(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
                         case .sixteen(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
                         }

@@ -69,7 +69,7 @@ public enum WebPFile {
         let shownPath = displayPath ?? path
         try image.checkWritable(holds: "WebP holds RGB or RGBA", path: shownPath)
         let samples: [UInt8]
-        switch image.pixels {
+        switch image.integerSamples {
         case .eight(let eight): samples = eight
         case .sixteen(let sixteen): samples = sixteen.map(SampleDepth.eightBit)
         }

@@ -91,8 +91,9 @@ public enum LookFileLearner {
         return (try before.get().image, try after.get())
     }
 
+    /// The picture's codes (floats as 16-bit codes: the learner fits looks over 0...1).
     private static func buffer(_ image: RasterImage) throws -> PixelBuffer {
-        switch image.pixels {
+        switch image.integerSamples {
         case .eight(let samples):
             try PixelBuffer(width: image.width, height: image.height, channels: image.channels, samples: .eight(samples))
         case .sixteen(let samples):

@@ -1,0 +1,495 @@
+// See ccexr.h. Reading goes through a read function over a file descriptor (pread, so chunks can
+// be decoded on several threads at once) that also records how far the header reached, so that the
+// header's bytes can be kept for an output to copy its attributes from.
+#include "ccexr.h"
+
+#include <OpenEXR/openexr.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/// The library's last error message on this thread (its handler has no user data of ours).
+static _Thread_local char last_error[CCEXR_MESSAGE_SIZE];
+
+static void record_error(exr_const_context_t ctxt, exr_result_t code, const char *text) {
+    (void)ctxt;
+    snprintf(last_error, sizeof last_error, "%s", text ? text : exr_get_default_error_message(code));
+}
+
+static int fail(char *message, int status, const char *text) {
+    snprintf(message, CCEXR_MESSAGE_SIZE, "%s", text);
+    return status;
+}
+
+/// The library's message for `result`: its handler's text where it gave one.
+static int library_failure(char *message, exr_result_t result) {
+    const char *text = last_error[0] ? last_error : exr_get_default_error_message(result);
+    if (result == EXR_ERR_OUT_OF_MEMORY) return fail(message, CCEXR_NO_MEMORY, text);
+    return fail(message, CCEXR_ERROR, text);
+}
+
+struct ccexr_reader {
+    int fd;
+    int64_t file_size;
+    int recording;        // set while the header is parsed
+    uint64_t extent;      // the furthest byte read while recording
+    exr_context_t context;
+    uint8_t *header;
+    size_t header_size;
+    int channel_of[4];    // for R, G, B, A: the channel list's index, or -1
+    ccexr_info info;
+};
+
+static int64_t read_file(exr_const_context_t ctxt, void *user, void *buffer, uint64_t size, uint64_t offset,
+                         exr_stream_error_func_ptr_t error) {
+    struct ccexr_reader *reader = user;
+    ssize_t got = pread(reader->fd, buffer, size, (off_t)offset);
+    if (got < 0) {
+        error(ctxt, EXR_ERR_READ_IO, "cannot read the file: %s", strerror(errno));
+        return -1;
+    }
+    if (reader->recording && offset + (uint64_t)got > reader->extent) reader->extent = offset + (uint64_t)got;
+    return got;
+}
+
+static int64_t file_size(exr_const_context_t ctxt, void *user) {
+    (void)ctxt;
+    return ((struct ccexr_reader *)user)->file_size;
+}
+
+/// R, G, B, A as 0...3, anything else -1.
+static int rgba_index(const char *name) {
+    if (strcmp(name, "R") == 0) return 0;
+    if (strcmp(name, "G") == 0) return 1;
+    if (strcmp(name, "B") == 0) return 2;
+    if (strcmp(name, "A") == 0) return 3;
+    return -1;
+}
+
+/// Reads the attributes of part 0 that `info` reports; the reader's channel map too.
+static int describe(struct ccexr_reader *reader, char *message) {
+    exr_context_t ctxt = reader->context;
+    ccexr_info *info = &reader->info;
+    int parts = 0;
+    exr_get_count(ctxt, &parts);
+    if (parts != 1) {
+        snprintf(message, CCEXR_MESSAGE_SIZE,
+                 "it is a multi-part file (%d parts); colorcube reads single-part files: extract the part with "
+                 "oiiotool or exrmultipart", parts);
+        return CCEXR_UNSUPPORTED;
+    }
+    exr_storage_t storage;
+    exr_get_storage(ctxt, 0, &storage);
+    if (storage == EXR_STORAGE_DEEP_SCANLINE || storage == EXR_STORAGE_DEEP_TILED)
+        return fail(message, CCEXR_UNSUPPORTED, "it holds deep data (samples per pixel); colorcube reads flat images");
+    info->tiled = storage == EXR_STORAGE_TILED;
+    exr_attr_box2i_t data, display;
+    if (exr_get_data_window(ctxt, 0, &data) != EXR_ERR_SUCCESS || exr_get_display_window(ctxt, 0, &display) != EXR_ERR_SUCCESS)
+        return fail(message, CCEXR_ERROR, "its header has no data or display window");
+    int64_t width = (int64_t)data.max.x - data.min.x + 1, height = (int64_t)data.max.y - data.min.y + 1;
+    if (width < 1 || height < 1 || width > INT32_MAX || height > INT32_MAX)
+        return fail(message, CCEXR_ERROR, "its data window is empty or inverted");
+    info->width = (int32_t)width;
+    info->height = (int32_t)height;
+    info->data_min_x = data.min.x;
+    info->data_min_y = data.min.y;
+    info->display_min_x = display.min.x;
+    info->display_min_y = display.min.y;
+    info->display_max_x = display.max.x;
+    info->display_max_y = display.max.y;
+
+    const exr_attr_chlist_t *channels = NULL;
+    if (exr_get_channels(ctxt, 0, &channels) != EXR_ERR_SUCCESS || !channels)
+        return fail(message, CCEXR_ERROR, "its header has no channel list");
+    for (int i = 0; i < 4; i++) reader->channel_of[i] = -1;
+    info->pixel_type = -1;
+    for (int i = 0; i < channels->num_channels; i++) {
+        const exr_attr_chlist_entry_t *entry = &channels->entries[i];
+        int index = rgba_index(entry->name.str);
+        if (index < 0) continue;
+        if (entry->x_sampling != 1 || entry->y_sampling != 1)
+            return fail(message, CCEXR_UNSUPPORTED, "its R, G, B or A channel is subsampled; colorcube reads full-resolution channels");
+        reader->channel_of[index] = i;
+        if (index < 3) {
+            int rank = entry->pixel_type == EXR_PIXEL_FLOAT ? 2 : entry->pixel_type == EXR_PIXEL_HALF ? 1 : 0;
+            if (rank > info->pixel_type) info->pixel_type = rank;
+        }
+    }
+    if (reader->channel_of[0] < 0 || reader->channel_of[1] < 0 || reader->channel_of[2] < 0) {
+        char names[160] = "";
+        for (int i = 0; i < channels->num_channels && strlen(names) < 120; i++) {
+            if (i) strcat(names, ", ");
+            strncat(names, channels->entries[i].name.str, 16);
+        }
+        snprintf(message, CCEXR_MESSAGE_SIZE,
+                 "it has no R, G and B channels (it has %s); colorcube reads RGB and RGBA images: convert a "
+                 "luminance or layered file to RGB with oiiotool", names);
+        return CCEXR_UNSUPPORTED;
+    }
+    info->channels = reader->channel_of[3] >= 0 ? 4 : 3;
+    exr_compression_t compression;
+    exr_get_compression(ctxt, 0, &compression);
+    info->compression = (int32_t)compression;
+    exr_lineorder_t order;
+    exr_get_lineorder(ctxt, 0, &order);
+    info->line_order = (int32_t)order;
+    if (info->tiled) {
+        exr_tile_level_mode_t level;
+        exr_tile_round_mode_t round;
+        exr_get_tile_descriptor(ctxt, 0, &info->tile_width, &info->tile_height, &level, &round);
+        if (info->tile_width == 0 || info->tile_height == 0)
+            return fail(message, CCEXR_ERROR, "its tile size is zero");
+    }
+    exr_get_pixel_aspect_ratio(ctxt, 0, &info->pixel_aspect_ratio);
+    exr_attr_v2f_t center = {{{0, 0}}};
+    exr_get_screen_window_center(ctxt, 0, &center);
+    info->screen_window_center_x = center.x;
+    info->screen_window_center_y = center.y;
+    exr_get_screen_window_width(ctxt, 0, &info->screen_window_width);
+    exr_attr_chromaticities_t chromaticities;
+    if (exr_attr_get_chromaticities(ctxt, 0, "chromaticities", &chromaticities) == EXR_ERR_SUCCESS) {
+        info->has_chromaticities = 1;
+        float values[8] = {chromaticities.red_x, chromaticities.red_y, chromaticities.green_x, chromaticities.green_y,
+                           chromaticities.blue_x, chromaticities.blue_y, chromaticities.white_x, chromaticities.white_y};
+        memcpy(info->chromaticities, values, sizeof values);
+    }
+    int32_t length = 0;
+    const char *interop = NULL;
+    if (exr_attr_get_string(ctxt, 0, "colorInteropID", &length, &interop) == EXR_ERR_SUCCESS && interop && length > 0)
+        snprintf(info->color_interop_id, sizeof info->color_interop_id, "%.*s", (int)length, interop);
+    return CCEXR_OK;
+}
+
+int ccexr_open(const char *path, ccexr_reader **out, ccexr_info *info, char *message) {
+    *out = NULL;
+    last_error[0] = 0;
+    struct ccexr_reader *reader = calloc(1, sizeof *reader);
+    if (!reader) return fail(message, CCEXR_NO_MEMORY, "out of memory");
+    reader->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (reader->fd < 0) {
+        int status = fail(message, CCEXR_CANNOT_OPEN, strerror(errno));
+        free(reader);
+        return status;
+    }
+    struct stat status;
+    if (fstat(reader->fd, &status) != 0 || !S_ISREG(status.st_mode)) {
+        close(reader->fd);
+        free(reader);
+        return fail(message, CCEXR_CANNOT_OPEN, "it is not a regular file");
+    }
+    reader->file_size = status.st_size;
+    unsigned char magic[4] = {0};
+    if (pread(reader->fd, magic, 4, 0) != 4 || magic[0] != 0x76 || magic[1] != 0x2f || magic[2] != 0x31 || magic[3] != 0x01) {
+        close(reader->fd);
+        free(reader);
+        return fail(message, CCEXR_NOT_EXR, "it does not start with OpenEXR's magic number");
+    }
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.error_handler_fn = record_error;
+    init.user_data = reader;
+    init.read_fn = read_file;
+    init.size_fn = file_size;
+    init.flags = EXR_CONTEXT_FLAG_SILENT_HEADER_PARSE;
+    reader->recording = 1;
+    exr_result_t result = exr_start_read(&reader->context, path, &init);
+    reader->recording = 0;
+    if (result != EXR_ERR_SUCCESS) {
+        int failure = result == EXR_ERR_OUT_OF_MEMORY ? library_failure(message, result)
+            : fail(message, CCEXR_ERROR, last_error[0] ? last_error : exr_get_default_error_message(result));
+        ccexr_close(reader);
+        return failure;
+    }
+    int described = describe(reader, message);
+    if (described != CCEXR_OK) {
+        ccexr_close(reader);
+        return described;
+    }
+    // The header's bytes, for an output to copy attributes from.
+    reader->header_size = reader->extent;
+    reader->header = malloc(reader->header_size ? reader->header_size : 1);
+    if (!reader->header || pread(reader->fd, reader->header, reader->header_size, 0) != (ssize_t)reader->header_size) {
+        ccexr_close(reader);
+        return fail(message, CCEXR_ERROR, "cannot read the header again");
+    }
+    *info = reader->info;
+    *out = reader;
+    return CCEXR_OK;
+}
+
+const uint8_t *ccexr_header(const ccexr_reader *reader, size_t *size) {
+    *size = reader->header_size;
+    return reader->header;
+}
+
+void ccexr_close(ccexr_reader *reader) {
+    if (!reader) return;
+    if (reader->context) exr_finish(&reader->context);
+    if (reader->fd >= 0) close(reader->fd);
+    free(reader->header);
+    free(reader);
+}
+
+/// One thread's share of the chunks: every `step`-th chunk from `first`.
+struct decode_job {
+    struct ccexr_reader *reader;
+    float *pixels;
+    int first, step;
+    exr_result_t result;
+    char error[CCEXR_MESSAGE_SIZE];
+};
+
+/// The chunk `index` (scanline chunks top to bottom, tiles row by row) as its origin in the data
+/// window, relative to its corner.
+static exr_result_t chunk_info(const struct ccexr_reader *reader, int index, int32_t lines, int32_t columns,
+                               exr_chunk_info_t *chunk, int64_t *x, int64_t *y) {
+    const ccexr_info *info = &reader->info;
+    if (info->tiled) {
+        int64_t across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
+        int tile_x = (int)(index % across), tile_y = (int)(index / across);
+        *x = (int64_t)tile_x * info->tile_width;
+        *y = (int64_t)tile_y * info->tile_height;
+        (void)lines;
+        (void)columns;
+        return exr_read_tile_chunk_info(reader->context, 0, tile_x, tile_y, 0, 0, chunk);
+    }
+    *x = 0;
+    *y = (int64_t)index * lines;
+    return exr_read_scanline_chunk_info(reader->context, 0, (int)(info->data_min_y + *y), chunk);
+}
+
+static void *decode_chunks(void *argument) {
+    struct decode_job *job = argument;
+    struct ccexr_reader *reader = job->reader;
+    const ccexr_info *info = &reader->info;
+    last_error[0] = 0;
+    int32_t lines = 1, count = 0;
+    exr_get_scanlines_per_chunk(reader->context, 0, &lines);
+    exr_get_chunk_count(reader->context, 0, &count);
+    if (info->tiled) {
+        int64_t across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
+        int64_t down = (info->height + (int64_t)info->tile_height - 1) / info->tile_height;
+        count = (int32_t)(across * down);  // the first level's tiles
+    } else if (lines < 1) {
+        job->result = EXR_ERR_INVALID_ARGUMENT;
+        return NULL;
+    }
+    exr_decode_pipeline_t decoder;
+    memset(&decoder, 0, sizeof decoder);
+    int started = 0;
+    const int64_t stride = info->channels;
+    for (int index = job->first; index < count; index += job->step) {
+        exr_chunk_info_t chunk;
+        int64_t x = 0, y = 0;
+        exr_result_t result = chunk_info(reader, index, lines, info->width, &chunk, &x, &y);
+        if (result == EXR_ERR_SUCCESS)
+            result = started ? exr_decoding_update(reader->context, 0, &chunk, &decoder)
+                             : exr_decoding_initialize(reader->context, 0, &chunk, &decoder);
+        if (result != EXR_ERR_SUCCESS) {
+            job->result = result;
+            break;
+        }
+        if (x + chunk.width > info->width || y + chunk.height > info->height || chunk.width < 0 || chunk.height < 0) {
+            job->result = EXR_ERR_CORRUPT_CHUNK;
+            break;
+        }
+        for (int c = 0; c < decoder.channel_count; c++) {
+            exr_coding_channel_info_t *channel = &decoder.channels[c];
+            int target = rgba_index(channel->channel_name);
+            if (target >= info->channels) target = -1;
+            channel->decode_to_ptr = target < 0 ? NULL
+                : (uint8_t *)(job->pixels + (y * info->width + x) * stride + target);
+            channel->user_pixel_stride = (int32_t)(stride * sizeof(float));
+            channel->user_line_stride = (int32_t)(info->width * stride * sizeof(float));
+            channel->user_bytes_per_element = sizeof(float);
+            channel->user_data_type = EXR_PIXEL_FLOAT;
+        }
+        if (!started) {
+            result = exr_decoding_choose_default_routines(reader->context, 0, &decoder);
+            started = 1;
+        }
+        if (result == EXR_ERR_SUCCESS) result = exr_decoding_run(reader->context, 0, &decoder);
+        if (result != EXR_ERR_SUCCESS) {
+            job->result = result;
+            break;
+        }
+    }
+    if (job->result != EXR_ERR_SUCCESS)
+        snprintf(job->error, sizeof job->error, "%s", last_error[0] ? last_error : exr_get_default_error_message(job->result));
+    if (started || decoder.channels) exr_decoding_destroy(reader->context, &decoder);
+    return NULL;
+}
+
+int ccexr_read_pixels(ccexr_reader *reader, float *pixels, char *message) {
+    // Alpha missing from RGB files is never written: the buffer holds only what the file has.
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    struct decode_job jobs[16];
+    pthread_t handles[16];
+    int running = 0;
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (struct decode_job){.reader = reader, .pixels = pixels, .first = t, .step = threads};
+        if (t > 0 && pthread_create(&handles[t], NULL, decode_chunks, &jobs[t]) == 0) {
+            running |= 1 << t;
+        } else if (t > 0) {
+            jobs[t].step = threads;  // run it here instead
+            decode_chunks(&jobs[t]);
+        }
+    }
+    decode_chunks(&jobs[0]);
+    for (int t = 1; t < threads; t++)
+        if (running & (1 << t)) pthread_join(handles[t], NULL);
+    for (int t = 0; t < threads; t++) {
+        if (jobs[t].result != EXR_ERR_SUCCESS) {
+            int status = jobs[t].result == EXR_ERR_OUT_OF_MEMORY ? CCEXR_NO_MEMORY : CCEXR_ERROR;
+            return fail(message, status, jobs[t].error);
+        }
+    }
+    return CCEXR_OK;
+}
+
+// MARK: Writing
+
+/// A source header served from memory, for exr_copy_unset_attributes.
+struct memory_source {
+    const uint8_t *bytes;
+    size_t size;
+};
+
+static int64_t read_memory(exr_const_context_t ctxt, void *user, void *buffer, uint64_t size, uint64_t offset,
+                           exr_stream_error_func_ptr_t error) {
+    (void)ctxt;
+    (void)error;
+    const struct memory_source *source = user;
+    if (offset >= source->size) return 0;
+    uint64_t count = source->size - offset < size ? source->size - offset : size;
+    memcpy(buffer, source->bytes + offset, count);
+    return (int64_t)count;
+}
+
+static int64_t memory_size(exr_const_context_t ctxt, void *user) {
+    (void)ctxt;
+    return (int64_t)((const struct memory_source *)user)->size;
+}
+
+/// One sample for the file's channel type, into `out` (2 bytes for half, 4 otherwise).
+static void store_sample(float value, int pixel_type, uint8_t *out) {
+    if (pixel_type == EXR_PIXEL_HALF) {
+        _Float16 half = (_Float16)value;
+        memcpy(out, &half, 2);
+    } else if (pixel_type == EXR_PIXEL_FLOAT) {
+        memcpy(out, &value, 4);
+    } else {
+        uint32_t code = value != value || value <= 0 ? 0 : value >= 4294967295.0f ? UINT32_MAX : (uint32_t)(value + 0.5f);
+        memcpy(out, &code, 4);
+    }
+}
+
+int ccexr_write(const char *path, const ccexr_write_options *options, const float *pixels, char *message) {
+    last_error[0] = 0;
+    const ccexr_info *info = &options->info;
+    int pixel_type = info->pixel_type == 2 ? EXR_PIXEL_FLOAT : info->pixel_type == 1 ? EXR_PIXEL_HALF : EXR_PIXEL_UINT;
+    int bytes = pixel_type == EXR_PIXEL_HALF ? 2 : 4;
+    exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+    init.error_handler_fn = record_error;
+    exr_context_t context = NULL;
+    exr_result_t result = exr_start_write(&context, path, EXR_WRITE_FILE_DIRECTLY, &init);
+    if (result != EXR_ERR_SUCCESS) return fail(message, CCEXR_CANNOT_OPEN, last_error[0] ? last_error : strerror(errno));
+    int part = 0;
+    result = exr_add_part(context, NULL, info->tiled ? EXR_STORAGE_TILED : EXR_STORAGE_SCANLINE, &part);
+    exr_attr_box2i_t data = {{{info->data_min_x, info->data_min_y}},
+                             {{info->data_min_x + info->width - 1, info->data_min_y + info->height - 1}}};
+    exr_attr_box2i_t display = {{{info->display_min_x, info->display_min_y}}, {{info->display_max_x, info->display_max_y}}};
+    exr_attr_v2f_t center = {{{info->screen_window_center_x, info->screen_window_center_y}}};
+    exr_lineorder_t order = info->tiled ? (exr_lineorder_t)info->line_order
+        : info->line_order == EXR_LINEORDER_DECREASING_Y ? EXR_LINEORDER_DECREASING_Y : EXR_LINEORDER_INCREASING_Y;
+    if (result == EXR_ERR_SUCCESS)
+        result = exr_initialize_required_attr(context, part, &display, &data, info->pixel_aspect_ratio, &center,
+                                              info->screen_window_width, order, (exr_compression_t)info->compression);
+    static const char *names[4] = {"R", "G", "B", "A"};
+    for (int c = 0; c < info->channels && result == EXR_ERR_SUCCESS; c++)
+        result = exr_add_channel(context, part, names[c], (exr_pixel_type_t)pixel_type, EXR_PERCEPTUALLY_LOGARITHMIC, 1, 1);
+    if (result == EXR_ERR_SUCCESS && info->tiled)
+        result = exr_set_tile_descriptor(context, part, info->tile_width, info->tile_height, EXR_TILE_ONE_LEVEL, EXR_TILE_ROUND_DOWN);
+    if (result == EXR_ERR_SUCCESS && options->source_header && options->source_header_size > 0) {
+        struct memory_source source = {options->source_header, options->source_header_size};
+        exr_context_initializer_t source_init = EXR_DEFAULT_CONTEXT_INITIALIZER;
+        source_init.user_data = &source;
+        source_init.read_fn = read_memory;
+        source_init.size_fn = memory_size;
+        source_init.flags = EXR_CONTEXT_FLAG_SILENT_HEADER_PARSE;
+        exr_context_t header = NULL;
+        if (exr_start_read(&header, "header", &source_init) == EXR_ERR_SUCCESS) {
+            // Attributes of the input's only part that the output has not set: every one but the
+            // required ones written above and the channel list, tiles and chunk count.
+            result = exr_copy_unset_attributes(context, part, header, 0);
+        }
+        if (header) exr_finish(&header);
+    }
+    if (result == EXR_ERR_SUCCESS) result = exr_write_header(context);
+
+    const int64_t stride = info->channels;
+    int32_t lines = 1;
+    int64_t across = 1, count = 0;
+    if (result == EXR_ERR_SUCCESS) {
+        if (info->tiled) {
+            across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
+            count = across * ((info->height + (int64_t)info->tile_height - 1) / info->tile_height);
+        } else {
+            exr_get_scanlines_per_chunk(context, part, &lines);
+            count = (info->height + lines - 1) / lines;
+        }
+    }
+    int64_t chunk_width = info->tiled ? info->tile_width : info->width;
+    int64_t chunk_height = info->tiled ? info->tile_height : lines;
+    uint8_t *buffer = result == EXR_ERR_SUCCESS ? malloc((size_t)(chunk_width * chunk_height * stride * bytes)) : NULL;
+    if (result == EXR_ERR_SUCCESS && !buffer) result = EXR_ERR_OUT_OF_MEMORY;
+    exr_encode_pipeline_t encoder;
+    memset(&encoder, 0, sizeof encoder);
+    int started = 0;
+    for (int64_t n = 0; n < count && result == EXR_ERR_SUCCESS; n++) {
+        // Scanline chunks in the file's line order; tiles row by row.
+        int64_t index = !info->tiled && order == EXR_LINEORDER_DECREASING_Y ? count - 1 - n : n;
+        int64_t x = info->tiled ? (index % across) * info->tile_width : 0;
+        int64_t y = info->tiled ? (index / across) * info->tile_height : index * lines;
+        exr_chunk_info_t chunk;
+        result = info->tiled
+            ? exr_write_tile_chunk_info(context, part, (int)(index % across), (int)(index / across), 0, 0, &chunk)
+            : exr_write_scanline_chunk_info(context, part, (int)(info->data_min_y + y), &chunk);
+        if (result != EXR_ERR_SUCCESS) break;
+        // The chunk's samples in the file's type, interleaved, rows of chunk.width pixels.
+        for (int64_t row = 0; row < chunk.height; row++) {
+            const float *source = pixels + ((y + row) * info->width + x) * stride;
+            uint8_t *target = buffer + row * chunk.width * stride * bytes;
+            for (int64_t i = 0; i < chunk.width * stride; i++) store_sample(source[i], pixel_type, target + i * bytes);
+        }
+        result = started ? exr_encoding_update(context, part, &chunk, &encoder)
+                         : exr_encoding_initialize(context, part, &chunk, &encoder);
+        if (result != EXR_ERR_SUCCESS) break;
+        for (int c = 0; c < encoder.channel_count; c++) {
+            exr_coding_channel_info_t *channel = &encoder.channels[c];
+            int source = rgba_index(channel->channel_name);
+            channel->encode_from_ptr = buffer + source * bytes;
+            channel->user_pixel_stride = (int32_t)(stride * bytes);
+            channel->user_line_stride = (int32_t)(chunk.width * stride * bytes);
+            channel->user_bytes_per_element = (int16_t)bytes;
+            channel->user_data_type = (uint16_t)pixel_type;
+        }
+        if (!started) {
+            result = exr_encoding_choose_default_routines(context, part, &encoder);
+            started = 1;
+        }
+        if (result == EXR_ERR_SUCCESS) result = exr_encoding_run(context, part, &encoder);
+    }
+    if (started) exr_encoding_destroy(context, &encoder);
+    free(buffer);
+    int status = CCEXR_OK;
+    if (result != EXR_ERR_SUCCESS) status = library_failure(message, result);
+    exr_result_t finished = exr_finish(&context);
+    if (status == CCEXR_OK && finished != EXR_ERR_SUCCESS) status = library_failure(message, finished);
+    return status;
+}
