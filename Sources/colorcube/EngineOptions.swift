@@ -32,17 +32,19 @@ struct EngineOptions: ParsableArguments {
 
     /// The engines for photos (and raw frames) and for video clips: one engine unless the look is
     /// applied in a colour space, where photos default to sRGB and clips to camera Rec.709.
+    /// Also the engines for pictures whose files name their own space (`PictureSpaceEngines`).
     func loadEngines(look lookPath: String, ignoreProfile: Bool, colorMemory: ColorMemory = .recent,
-                     pixelLimit: PixelLimit) throws -> (pictures: LUTEngine, clips: LUTEngine) {
+                     pixelLimit: PixelLimit) throws -> (pictures: LUTEngine, clips: LUTEngine, declared: PictureSpaceEngines) {
         let look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
-        // A reference PNG's lattice goes to the engine straight from the reader's view of its
-        // pixels: no Float32 copy of the whole look is made on the way.
-        let pictures = try LUTEngine(transform: try spaces.wrap(look, path: lookPath).transform, interpolation: interpolation, strength: strength,
-                                     colorMemory: colorMemory)
-        guard spaces.isSet, spaces.imageSpace == nil else { return (pictures, pictures) }
-        let clips = try LUTEngine(transform: try spaces.wrap(look, path: lookPath, defaultSpace: SpaceOptions.clipSpace).transform,
-                                  interpolation: interpolation, strength: strength, colorMemory: colorMemory)
-        return (pictures, clips)
+        let (interpolation, strength) = (interpolation, strength)
+        let makeEngine: @Sendable (Transform) throws -> LUTEngine = { transform in
+            try LUTEngine(transform: transform, interpolation: interpolation, strength: strength, colorMemory: colorMemory)
+        }
+        let declared = PictureSpaceEngines(look: look, lookPath: lookPath, spaces: spaces, makeEngine: makeEngine)
+        let pictures = try makeEngine(try spaces.wrap(look, path: lookPath).transform)
+        guard spaces.isSet, spaces.imageSpace == nil else { return (pictures, pictures, declared) }
+        let clips = try makeEngine(try spaces.wrap(look, path: lookPath, defaultSpace: SpaceOptions.clipSpace).transform)
+        return (pictures, clips, declared)
     }
 }

@@ -16,6 +16,9 @@ public struct ImageApplier: Sendable {
         public var reading: ImageReadOptions
         /// How a 16-bit picture is brought to a format that stores fewer bits (default: rounding).
         public var dither: Dither = .none
+        /// The engine for a picture that needs its own (one whose file names its colour space,
+        /// when the look is applied in a space); nil, or a nil answer, takes the applier's engine.
+        public var engineForPicture: (@Sendable (RasterImage, _ path: String) throws -> LUTEngine?)?
 
         public init(ignoreProfile: Bool = false, quality: Int = ImageWriteOptions.defaultQuality,
                     reading: ImageReadOptions = ImageReadOptions()) {
@@ -39,7 +42,12 @@ public struct ImageApplier: Sendable {
     /// - Parameter path: names the image in errors.
     public func apply(to image: inout RasterImage, path: String = "image", parallel: Bool = true) throws {
         try prepareColors(&image, path: path)
-        applyLook(to: &image, parallel: parallel)
+        applyLook(to: &image, engine: try engine(for: image, path: path), parallel: parallel)
+    }
+
+    /// `options.engineForPicture`'s engine for `image`, else the applier's.
+    func engine(for image: RasterImage, path: String) throws -> LUTEngine {
+        try options.engineForPicture?(image, path) ?? engine
     }
 
     /// Brings the image into the look's space: an embedded profile converted to sRGB and the tag
@@ -53,7 +61,7 @@ public struct ImageApplier: Sendable {
     }
 
     /// Runs the engine over the pixels in place.
-    func applyLook(to image: inout RasterImage, parallel: Bool) {
+    func applyLook(to image: inout RasterImage, engine: LUTEngine, parallel: Bool) {
         let layout: PixelLayout = image.channels == 4 ? .rgba : .rgb
         let count = image.pixelCount
         switch image.pixels {
@@ -121,7 +129,7 @@ public struct ImageApplier: Sendable {
         lap(\.decode)
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
-        applyLook(to: &image, parallel: parallel)
+        applyLook(to: &image, engine: try engine(for: image, path: input), parallel: parallel)
         lap(\.lut)
         let format = outputFormat ?? inputFormat
         if format != inputFormat {

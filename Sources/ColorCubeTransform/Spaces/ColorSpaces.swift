@@ -18,6 +18,22 @@ public enum ColorSpaces {
         return all.first { space in space.names.contains { normalized($0) == key } }
     }
 
+    /// The scene-linear space whose gamut has these primaries and white (red, green, blue, white
+    /// x y, as an OpenEXR `chromaticities` attribute lists them), each within 0.001; nil when none
+    /// does. Where several share a gamut, the first in the catalogue (the studio config's).
+    public static func sceneLinear(chromaticities values: [Double]) -> ColorSpace? {
+        guard values.count == 8 else { return nil }
+        let wanted = stride(from: 0, to: 8, by: 2).map { SIMD2(values[$0], values[$0 + 1]) }
+        return all.first { space in
+            guard space.kind == .scene, space.encoding == "scene-linear" else { return false }
+            let gamut = space.gamut
+            return zip([gamut.red, gamut.green, gamut.blue, gamut.white], wanted).allSatisfy { pair in
+                let gap = pair.0 - pair.1
+                return Swift.abs(gap.x) < 0.001 && Swift.abs(gap.y) < 0.001
+            }
+        }
+    }
+
     /// A space by name, or `ColorSpaceError.unknown` with the nearest names.
     public static func lookUp(_ text: String) throws(ColorSpaceError) -> ColorSpace {
         if let space = named(text) { return space }

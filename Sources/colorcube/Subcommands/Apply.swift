@@ -106,12 +106,12 @@ extension ColorCubeCommand {
                 if rawOptions.raw != nil {
                     try runRaw(engine: engines.pictures)
                 } else {
-                    try runImages(engine: engines.pictures, clipEngine: engines.clips)
+                    try runImages(engine: engines.pictures, clipEngine: engines.clips, declared: engines.declared)
                 }
             }
         }
 
-        private func runImages(engine: LUTEngine, clipEngine: LUTEngine) throws {
+        private func runImages(engine: LUTEngine, clipEngine: LUTEngine, declared: PictureSpaceEngines) throws {
             guard let output else { return }
             let started = ContinuousClock.now
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
@@ -129,6 +129,7 @@ extension ColorCubeCommand {
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             options.dither = dither
+            options.engineForPicture = { image, path in try declared.engine(for: image, path: path) }
             let applier = ImageApplier(engine: engine, options: options)
             let video = VideoApplier(engine: clipEngine, options: .init(videoCodec: videoCodec, crf: crf, audioCodec: audioCodec,
                                                                     concurrentClips: jobs ?? 1,
