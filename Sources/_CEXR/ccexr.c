@@ -135,6 +135,10 @@ static int describe(struct ccexr_reader *reader, char *message) {
     exr_compression_t compression;
     exr_get_compression(ctxt, 0, &compression);
     info->compression = (int32_t)compression;
+    if (compression == EXR_COMPRESSION_DWAA || compression == EXR_COMPRESSION_DWAB)
+        return fail(message, CCEXR_UNSUPPORTED,
+                    "it is DWA-compressed, which OpenEXR's C library 3.1 does not decode; convert it to ZIP first "
+                    "(oiiotool IN --compression zip -o OUT)");
     exr_lineorder_t order;
     exr_get_lineorder(ctxt, 0, &order);
     info->line_order = (int32_t)order;
@@ -278,10 +282,18 @@ static void *decode_chunks(void *argument) {
         job->result = EXR_ERR_INVALID_ARGUMENT;
         return NULL;
     }
+    const int64_t stride = info->channels;
+    // One chunk's planes: a tile, or the scanlines of a chunk.
+    const int64_t plane_size = info->tiled ? (int64_t)info->tile_width * info->tile_height : (int64_t)info->width * lines;
+    float *planes = malloc((size_t)(plane_size * stride) * sizeof(float));
+    if (!planes) {
+        job->result = EXR_ERR_OUT_OF_MEMORY;
+        snprintf(job->error, sizeof job->error, "out of memory");
+        return NULL;
+    }
     exr_decode_pipeline_t decoder;
     memset(&decoder, 0, sizeof decoder);
     int started = 0;
-    const int64_t stride = info->channels;
     for (int index = job->first; index < count; index += job->step) {
         exr_chunk_info_t chunk;
         int64_t x = 0, y = 0;
@@ -293,18 +305,20 @@ static void *decode_chunks(void *argument) {
             job->result = result;
             break;
         }
-        if (x + chunk.width > info->width || y + chunk.height > info->height || chunk.width < 0 || chunk.height < 0) {
+        if (x + chunk.width > info->width || y + chunk.height > info->height || chunk.width < 0 || chunk.height < 0
+            || (int64_t)chunk.width * chunk.height > plane_size) {
             job->result = EXR_ERR_CORRUPT_CHUNK;
             break;
         }
+        // Each channel into its own plane of the chunk (the library's interleaving fast paths
+        // assume pointer layouts of their own), then interleaved as R, G, B(, A) below.
         for (int c = 0; c < decoder.channel_count; c++) {
             exr_coding_channel_info_t *channel = &decoder.channels[c];
             int target = rgba_index(channel->channel_name);
             if (target >= info->channels) target = -1;
-            channel->decode_to_ptr = target < 0 ? NULL
-                : (uint8_t *)(job->pixels + (y * info->width + x) * stride + target);
-            channel->user_pixel_stride = (int32_t)(stride * sizeof(float));
-            channel->user_line_stride = (int32_t)(info->width * stride * sizeof(float));
+            channel->decode_to_ptr = target < 0 ? NULL : (uint8_t *)(planes + (int64_t)target * plane_size);
+            channel->user_pixel_stride = sizeof(float);
+            channel->user_line_stride = (int32_t)(chunk.width * sizeof(float));
             channel->user_bytes_per_element = sizeof(float);
             channel->user_data_type = EXR_PIXEL_FLOAT;
         }
@@ -317,7 +331,14 @@ static void *decode_chunks(void *argument) {
             job->result = result;
             break;
         }
+        for (int64_t row = 0; row < chunk.height; row++) {
+            float *pixel = job->pixels + ((y + row) * info->width + x) * stride;
+            const float *plane = planes + row * chunk.width;
+            for (int64_t i = 0; i < chunk.width; i++, pixel += stride)
+                for (int64_t c = 0; c < stride; c++) pixel[c] = plane[c * plane_size + i];
+        }
     }
+    free(planes);
     if (job->result != EXR_ERR_SUCCESS)
         snprintf(job->error, sizeof job->error, "%s", last_error[0] ? last_error : exr_get_default_error_message(job->result));
     if (started || decoder.channels) exr_decoding_destroy(reader->context, &decoder);
@@ -461,21 +482,22 @@ int ccexr_write(const char *path, const ccexr_write_options *options, const floa
             ? exr_write_tile_chunk_info(context, part, (int)(index % across), (int)(index / across), 0, 0, &chunk)
             : exr_write_scanline_chunk_info(context, part, (int)(info->data_min_y + y), &chunk);
         if (result != EXR_ERR_SUCCESS) break;
-        // The chunk's samples in the file's type, interleaved, rows of chunk.width pixels.
-        for (int64_t row = 0; row < chunk.height; row++) {
-            const float *source = pixels + ((y + row) * info->width + x) * stride;
-            uint8_t *target = buffer + row * chunk.width * stride * bytes;
-            for (int64_t i = 0; i < chunk.width * stride; i++) store_sample(source[i], pixel_type, target + i * bytes);
-        }
         result = started ? exr_encoding_update(context, part, &chunk, &encoder)
                          : exr_encoding_initialize(context, part, &chunk, &encoder);
         if (result != EXR_ERR_SUCCESS) break;
+        // The chunk's samples in the file's type, a plane per channel in R, G, B, A order.
+        const int64_t plane = (int64_t)chunk.width * chunk.height;
+        for (int64_t row = 0; row < chunk.height; row++) {
+            const float *source = pixels + ((y + row) * info->width + x) * stride;
+            for (int64_t i = 0; i < chunk.width; i++)
+                for (int64_t c = 0; c < stride; c++)
+                    store_sample(source[i * stride + c], pixel_type, buffer + ((c * plane) + row * chunk.width + i) * bytes);
+        }
         for (int c = 0; c < encoder.channel_count; c++) {
             exr_coding_channel_info_t *channel = &encoder.channels[c];
-            int source = rgba_index(channel->channel_name);
-            channel->encode_from_ptr = buffer + source * bytes;
-            channel->user_pixel_stride = (int32_t)(stride * bytes);
-            channel->user_line_stride = (int32_t)(chunk.width * stride * bytes);
+            channel->encode_from_ptr = buffer + rgba_index(channel->channel_name) * plane * bytes;
+            channel->user_pixel_stride = bytes;
+            channel->user_line_stride = (int32_t)(chunk.width * bytes);
             channel->user_bytes_per_element = (int16_t)bytes;
             channel->user_data_type = (uint16_t)pixel_type;
         }

@@ -94,6 +94,8 @@ import Testing
         case .sixteen(var samples):
             samples.withUnsafeMutableBufferPointer { engine.apply($0.baseAddress!, to: $0.baseAddress!, pixelCount: 128 * 128, layout: .rgb) }
             output.pixels = .sixteen(samples)
+        case .float:
+            Issue.record("the chain tests grade 8 and 16-bit pictures")
         }
         return (output, engine)
     }

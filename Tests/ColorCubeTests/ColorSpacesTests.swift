@@ -130,6 +130,8 @@ import Testing
                 engine.apply(UnsafePointer(base), to: base, pixelCount: 64 * 64, layout: .rgb, parallel: false)
             }
             image.pixels = .sixteen(samples)
+        case .float:
+            Issue.record("the oracle image is 8 or 16-bit")
         }
         var largest = 0, exact = 0
         for pixel in 0..<(64 * 64) {

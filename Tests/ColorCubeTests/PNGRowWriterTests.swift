@@ -45,7 +45,7 @@ import Testing
                 row += count
             }
         }
-        switch image.pixels {
+        switch image.integerSamples {
         case .eight(let samples): try samples.withUnsafeBytes(feed)
         case .sixteen(let samples): try samples.withUnsafeBytes(feed)
         }
@@ -56,6 +56,7 @@ import Testing
         switch pixels {
         case .eight(let samples): samples.map(Int.init)
         case .sixteen(let samples): samples.map(Int.init)
+        case .float(let samples): samples.map { Int(($0 * 65535).rounded()) }
         }
     }
 

@@ -20,7 +20,7 @@ public struct EXRHeader: Sendable, Equatable {
     public var displayWindow: (minX: Int32, minY: Int32, maxX: Int32, maxY: Int32)
     /// The header's bytes, from which an output copies the attributes it does not set itself
     /// (chromaticities, colorInteropID, owner, capture date, custom ones).
-    var bytes: [UInt8]
+    public internal(set) var bytes: [UInt8]
     /// The other required attributes: line order, pixel aspect ratio, screen window.
     var info: ccexr_info
 
@@ -42,7 +42,7 @@ public struct EXRHeader: Sendable, Equatable {
 /// OpenEXR's default) — its values as they are, so an sRGB-encoded picture stays encoded.
 public enum EXRFile {
     /// ZIP, OpenEXR's usual lossless compression, for pictures that did not come from an EXR.
-    static let defaultCompression: Int32 = 3
+    public static let defaultCompression: Int32 = 3
 
     /// Decodes the file at `path`.
     /// - Throws: `ImageError` naming `path`: `.unsupported` for multi-part, deep, luminance or
