@@ -13,6 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/// zlib's level for ZIP and ZIPS outputs: 4, the level OpenImageIO writes (zlib's default, 6, makes
+/// files about 3% smaller and takes about half as long again).
+#define CCEXR_ZIP_LEVEL 4
+
 /// The library's last error message on this thread (its handler has no user data of ours).
 static _Thread_local char last_error[CCEXR_MESSAGE_SIZE];
 
@@ -410,6 +414,133 @@ static void store_sample(float value, int pixel_type, uint8_t *out) {
     }
 }
 
+/// One chunk compressed, waiting for its turn to be written.
+struct compressed_chunk {
+    void *data;
+    uint64_t size;
+};
+
+/// What the compressing threads share: the picture, and a slot per chunk for what they make.
+struct encode_plan {
+    exr_context_t context;
+    int part;
+    const ccexr_info *info;
+    const float *pixels;
+    int pixel_type, bytes;
+    exr_lineorder_t order;
+    int32_t lines;          // scanlines per chunk
+    int64_t across, count;  // tiles per row; chunks
+    struct compressed_chunk *chunks;
+};
+
+/// One thread's share of the chunks: every `step`-th from `first`.
+struct encode_job {
+    struct encode_plan *plan;
+    int64_t first, step, current;
+    exr_result_t result;
+};
+
+/// The pipeline's last step, instead of writing: the compressed bytes kept in the chunk's slot.
+static exr_result_t keep_chunk(exr_encode_pipeline_t *encoder) {
+    struct encode_job *job = encoder->encoding_user_data;
+    struct compressed_chunk *slot = &job->plan->chunks[job->current];
+    slot->data = malloc(encoder->compressed_bytes ? encoder->compressed_bytes : 1);
+    if (!slot->data) return EXR_ERR_OUT_OF_MEMORY;
+    memcpy(slot->data, encoder->compressed_buffer, encoder->compressed_bytes);
+    slot->size = encoder->compressed_bytes;
+    return EXR_ERR_SUCCESS;
+}
+
+/// Chunks are compressed in any order; `keep_chunk` holds them until they are written in order.
+static exr_result_t any_order(exr_encode_pipeline_t *encoder) {
+    (void)encoder;
+    return EXR_ERR_SUCCESS;
+}
+
+static void *compress_share(void *argument) {
+    struct encode_job *job = argument;
+    struct encode_plan *plan = job->plan;
+    const ccexr_info *info = plan->info;
+    const int64_t stride = info->channels, bytes = plan->bytes;
+    int64_t chunk_width = info->tiled ? info->tile_width : info->width;
+    int64_t chunk_height = info->tiled ? info->tile_height : plan->lines;
+    uint8_t *buffer = malloc((size_t)(chunk_width * chunk_height * stride * bytes));
+    if (!buffer) {
+        job->result = EXR_ERR_OUT_OF_MEMORY;
+        return NULL;
+    }
+    exr_encode_pipeline_t encoder;
+    memset(&encoder, 0, sizeof encoder);
+    int started = 0;
+    exr_result_t result = EXR_ERR_SUCCESS;
+    for (int64_t index = job->first; index < plan->count && result == EXR_ERR_SUCCESS; index += job->step) {
+        int64_t x = info->tiled ? (index % plan->across) * info->tile_width : 0;
+        int64_t y = info->tiled ? (index / plan->across) * info->tile_height : index * plan->lines;
+        exr_chunk_info_t chunk;
+        result = info->tiled
+            ? exr_write_tile_chunk_info(plan->context, plan->part, (int)(index % plan->across), (int)(index / plan->across), 0, 0, &chunk)
+            : exr_write_scanline_chunk_info(plan->context, plan->part, (int)(info->data_min_y + y), &chunk);
+        if (result != EXR_ERR_SUCCESS) break;
+        if ((int64_t)chunk.width * chunk.height > chunk_width * chunk_height) {
+            result = EXR_ERR_INVALID_ARGUMENT;
+            break;
+        }
+        result = started ? exr_encoding_update(plan->context, plan->part, &chunk, &encoder)
+                         : exr_encoding_initialize(plan->context, plan->part, &chunk, &encoder);
+        if (result != EXR_ERR_SUCCESS) break;
+        // The chunk's samples in the file's type, a plane per channel in R, G, B, A order (the
+        // library's interleaving fast paths assume pointer layouts of their own).
+        const int64_t plane = (int64_t)chunk.width * chunk.height;
+        for (int64_t row = 0; row < chunk.height; row++) {
+            const float *source = plan->pixels + ((y + row) * info->width + x) * stride;
+            for (int64_t i = 0; i < chunk.width; i++)
+                for (int64_t c = 0; c < stride; c++)
+                    store_sample(source[i * stride + c], plan->pixel_type, buffer + ((c * plane) + row * chunk.width + i) * bytes);
+        }
+        for (int c = 0; c < encoder.channel_count; c++) {
+            exr_coding_channel_info_t *channel = &encoder.channels[c];
+            channel->encode_from_ptr = buffer + rgba_index(channel->channel_name) * plane * bytes;
+            channel->user_pixel_stride = (int32_t)bytes;
+            channel->user_line_stride = (int32_t)(chunk.width * bytes);
+            channel->user_bytes_per_element = (int16_t)bytes;
+            channel->user_data_type = (uint16_t)plan->pixel_type;
+        }
+        if (!started) {
+            result = exr_encoding_choose_default_routines(plan->context, plan->part, &encoder);
+            started = 1;
+        }
+        encoder.encoding_user_data = job;
+        encoder.yield_until_ready_fn = any_order;
+        encoder.write_fn = keep_chunk;
+        job->current = index;
+        if (result == EXR_ERR_SUCCESS) result = exr_encoding_run(plan->context, plan->part, &encoder);
+    }
+    if (started) exr_encoding_destroy(plan->context, &encoder);
+    free(buffer);
+    job->result = result;
+    return NULL;
+}
+
+/// Compresses every chunk of `plan`, on as many threads as there are cores.
+static exr_result_t compress_chunks(struct encode_plan *plan) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
+    struct encode_job jobs[16];
+    pthread_t handles[16];
+    int running[16] = {0};
+    for (int t = 0; t < threads; t++) {
+        jobs[t] = (struct encode_job){.plan = plan, .first = t, .step = threads};
+        if (t > 0) running[t] = pthread_create(&handles[t], NULL, compress_share, &jobs[t]) == 0;
+        if (t > 0 && !running[t]) compress_share(&jobs[t]);
+    }
+    compress_share(&jobs[0]);
+    for (int t = 1; t < threads; t++)
+        if (running[t]) pthread_join(handles[t], NULL);
+    for (int t = 0; t < threads; t++)
+        if (jobs[t].result != EXR_ERR_SUCCESS) return jobs[t].result;
+    return EXR_ERR_SUCCESS;
+}
+
 int ccexr_write(const char *path, const ccexr_write_options *options, const float *pixels, char *message) {
     last_error[0] = 0;
     const ccexr_info *info = &options->info;
@@ -417,6 +548,7 @@ int ccexr_write(const char *path, const ccexr_write_options *options, const floa
     int bytes = pixel_type == EXR_PIXEL_HALF ? 2 : 4;
     exr_context_initializer_t init = EXR_DEFAULT_CONTEXT_INITIALIZER;
     init.error_handler_fn = record_error;
+    init.zip_level = CCEXR_ZIP_LEVEL;
     exr_context_t context = NULL;
     exr_result_t result = exr_start_write(&context, path, EXR_WRITE_FILE_DIRECTLY, &init);
     if (result != EXR_ERR_SUCCESS) return fail(message, CCEXR_CANNOT_OPEN, last_error[0] ? last_error : strerror(errno));
@@ -453,62 +585,31 @@ int ccexr_write(const char *path, const ccexr_write_options *options, const floa
     }
     if (result == EXR_ERR_SUCCESS) result = exr_write_header(context);
 
-    const int64_t stride = info->channels;
-    int32_t lines = 1;
-    int64_t across = 1, count = 0;
+    struct encode_plan plan = {.context = context, .part = part, .info = info, .pixels = pixels, .pixel_type = pixel_type,
+                               .bytes = bytes, .order = order};
     if (result == EXR_ERR_SUCCESS) {
         if (info->tiled) {
-            across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
-            count = across * ((info->height + (int64_t)info->tile_height - 1) / info->tile_height);
+            plan.across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
+            plan.count = plan.across * ((info->height + (int64_t)info->tile_height - 1) / info->tile_height);
         } else {
-            exr_get_scanlines_per_chunk(context, part, &lines);
-            count = (info->height + lines - 1) / lines;
+            exr_get_scanlines_per_chunk(context, part, &plan.lines);
+            plan.count = (info->height + plan.lines - 1) / plan.lines;
         }
+        plan.chunks = calloc((size_t)(plan.count ? plan.count : 1), sizeof *plan.chunks);
+        if (!plan.chunks) result = EXR_ERR_OUT_OF_MEMORY;
     }
-    int64_t chunk_width = info->tiled ? info->tile_width : info->width;
-    int64_t chunk_height = info->tiled ? info->tile_height : lines;
-    uint8_t *buffer = result == EXR_ERR_SUCCESS ? malloc((size_t)(chunk_width * chunk_height * stride * bytes)) : NULL;
-    if (result == EXR_ERR_SUCCESS && !buffer) result = EXR_ERR_OUT_OF_MEMORY;
-    exr_encode_pipeline_t encoder;
-    memset(&encoder, 0, sizeof encoder);
-    int started = 0;
-    for (int64_t n = 0; n < count && result == EXR_ERR_SUCCESS; n++) {
-        // Scanline chunks in the file's line order; tiles row by row.
-        int64_t index = !info->tiled && order == EXR_LINEORDER_DECREASING_Y ? count - 1 - n : n;
-        int64_t x = info->tiled ? (index % across) * info->tile_width : 0;
-        int64_t y = info->tiled ? (index / across) * info->tile_height : index * lines;
-        exr_chunk_info_t chunk;
+    if (result == EXR_ERR_SUCCESS) result = compress_chunks(&plan);
+    // The compressed chunks written in order (a scanline file's line order; tiles row by row).
+    for (int64_t n = 0; n < plan.count && result == EXR_ERR_SUCCESS; n++) {
+        int64_t index = !info->tiled && order == EXR_LINEORDER_DECREASING_Y ? plan.count - 1 - n : n;
+        const struct compressed_chunk *chunk = &plan.chunks[index];
         result = info->tiled
-            ? exr_write_tile_chunk_info(context, part, (int)(index % across), (int)(index / across), 0, 0, &chunk)
-            : exr_write_scanline_chunk_info(context, part, (int)(info->data_min_y + y), &chunk);
-        if (result != EXR_ERR_SUCCESS) break;
-        result = started ? exr_encoding_update(context, part, &chunk, &encoder)
-                         : exr_encoding_initialize(context, part, &chunk, &encoder);
-        if (result != EXR_ERR_SUCCESS) break;
-        // The chunk's samples in the file's type, a plane per channel in R, G, B, A order.
-        const int64_t plane = (int64_t)chunk.width * chunk.height;
-        for (int64_t row = 0; row < chunk.height; row++) {
-            const float *source = pixels + ((y + row) * info->width + x) * stride;
-            for (int64_t i = 0; i < chunk.width; i++)
-                for (int64_t c = 0; c < stride; c++)
-                    store_sample(source[i * stride + c], pixel_type, buffer + ((c * plane) + row * chunk.width + i) * bytes);
-        }
-        for (int c = 0; c < encoder.channel_count; c++) {
-            exr_coding_channel_info_t *channel = &encoder.channels[c];
-            channel->encode_from_ptr = buffer + rgba_index(channel->channel_name) * plane * bytes;
-            channel->user_pixel_stride = bytes;
-            channel->user_line_stride = (int32_t)(chunk.width * bytes);
-            channel->user_bytes_per_element = (int16_t)bytes;
-            channel->user_data_type = (uint16_t)pixel_type;
-        }
-        if (!started) {
-            result = exr_encoding_choose_default_routines(context, part, &encoder);
-            started = 1;
-        }
-        if (result == EXR_ERR_SUCCESS) result = exr_encoding_run(context, part, &encoder);
+            ? exr_write_tile_chunk(context, part, (int)(index % plan.across), (int)(index / plan.across), 0, 0,
+                                   chunk->data, chunk->size)
+            : exr_write_scanline_chunk(context, part, (int)(info->data_min_y + index * plan.lines), chunk->data, chunk->size);
     }
-    if (started) exr_encoding_destroy(context, &encoder);
-    free(buffer);
+    for (int64_t n = 0; plan.chunks && n < plan.count; n++) free(plan.chunks[n].data);
+    free(plan.chunks);
     int status = CCEXR_OK;
     if (result != EXR_ERR_SUCCESS) status = library_failure(message, result);
     exr_result_t finished = exr_finish(&context);
