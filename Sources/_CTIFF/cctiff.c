@@ -30,6 +30,7 @@ struct cctiff_reader {
     int out_bits;
     int min_is_white;
     int associated_alpha;
+    int is_float;           // IEEE floating-point samples (16 or 32 bits), delivered as 32-bit floats
     uint16_t *palette[3];
     enum role roles[8];     // for the first 8 stored samples; later ones are ignored
 };
@@ -145,8 +146,11 @@ static int plan_reading(cctiff_reader *reader, cctiff_info *info, char *message)
     }
     info->compression = compression;
 
-    if (sample_format != SAMPLEFORMAT_UINT) {
-        snprintf(text, sizeof text, "TIFF with %s samples is not supported (8 or 16-bit unsigned integers only)",
+    reader->is_float = sample_format == SAMPLEFORMAT_IEEEFP && (reader->bits == 16 || reader->bits == 32)
+        && (photometric == PHOTOMETRIC_RGB || photometric == PHOTOMETRIC_MINISBLACK);
+    if (sample_format != SAMPLEFORMAT_UINT && !reader->is_float) {
+        snprintf(text, sizeof text, "TIFF with %s samples is not supported (8 or 16-bit unsigned integers, "
+                 "16 or 32-bit floats in RGB or grey only)",
                  sample_format == SAMPLEFORMAT_IEEEFP ? "floating-point"
                  : sample_format == SAMPLEFORMAT_INT ? "signed integer" : "complex or unknown");
         set_message(message, text);
@@ -166,7 +170,7 @@ static int plan_reading(cctiff_reader *reader, cctiff_info *info, char *message)
     switch (photometric) {
     case PHOTOMETRIC_RGB:
         color_samples = 3;
-        if (reader->bits != 8 && reader->bits != 16) {
+        if (reader->bits != 8 && reader->bits != 16 && !reader->is_float) {
             snprintf(text, sizeof text, "RGB TIFF with %u bits per sample is not supported (8 or 16 only)", reader->bits);
             set_message(message, text);
             return CCTIFF_UNSUPPORTED;
@@ -175,7 +179,8 @@ static int plan_reading(cctiff_reader *reader, cctiff_info *info, char *message)
     case PHOTOMETRIC_MINISBLACK:
     case PHOTOMETRIC_MINISWHITE:
         color_samples = 1;
-        if (reader->bits != 1 && reader->bits != 2 && reader->bits != 4 && reader->bits != 8 && reader->bits != 16) {
+        if (reader->bits != 1 && reader->bits != 2 && reader->bits != 4 && reader->bits != 8 && reader->bits != 16
+            && !reader->is_float) {
             snprintf(text, sizeof text, "greyscale TIFF with %u bits per sample is not supported", reader->bits);
             set_message(message, text);
             return CCTIFF_UNSUPPORTED;
@@ -243,6 +248,8 @@ static int plan_reading(cctiff_reader *reader, cctiff_info *info, char *message)
                 if (reader->palette[c][i] % 257 != 0) reader->out_bits = 16;
             }
         }
+    } else if (reader->is_float) {
+        reader->out_bits = 32;
     } else {
         reader->out_bits = reader->bits == 16 ? 16 : 8;
     }
@@ -253,6 +260,7 @@ static int plan_reading(cctiff_reader *reader, cctiff_info *info, char *message)
     info->height = reader->height;
     info->channels = reader->channels;
     info->bit_depth = reader->out_bits;
+    info->float_bits = reader->is_float ? reader->bits : 0;
     info->associated_alpha = reader->associated_alpha;
 
     uint32_t icc_size = 0;
@@ -329,6 +337,31 @@ int cctiff_reader_open(const char *path, cctiff_reader **out, cctiff_info *info,
 static void expand_row(const cctiff_reader *reader, const uint8_t *row, uint32_t pixels, int first, int count,
                        void *out) {
     const int bits = reader->bits, channels = reader->channels;
+    if (reader->is_float) {
+        float *outf = out;
+        for (uint32_t x = 0; x < pixels; x++) {
+            for (int k = 0; k < count; k++) {
+                size_t index = (size_t)x * (size_t)count + (size_t)k;
+                float v;
+                if (bits == 16) {
+                    _Float16 half;
+                    memcpy(&half, row + index * 2, 2);
+                    v = (float)half;
+                } else {
+                    memcpy(&v, row + index * 4, 4);
+                }
+                int sample = first + k;
+                enum role role = sample < 8 ? reader->roles[sample] : ROLE_IGNORE;
+                size_t base = (size_t)x * (size_t)channels;
+                if (role == ROLE_GREY) {
+                    outf[base] = outf[base + 1] = outf[base + 2] = v;
+                } else if (role != ROLE_IGNORE) {
+                    outf[base + (role == ROLE_ALPHA ? 3 : (int)(role - ROLE_RED))] = v;
+                }
+            }
+        }
+        return;
+    }
     const uint32_t max_stored = bits == 16 ? 65535u : (1u << bits) - 1u;
     uint8_t *out8 = out;
     uint16_t *out16 = out;
@@ -376,7 +409,14 @@ static void expand_row(const cctiff_reader *reader, const uint8_t *row, uint32_t
 // transparent pixels are left exactly as stored.
 static void unpremultiply(const cctiff_reader *reader, void *buffer) {
     size_t pixels = (size_t)reader->width * reader->height;
-    if (reader->out_bits == 16) {
+    if (reader->out_bits == 32) {
+        float *p = buffer;
+        for (size_t i = 0; i < pixels; i++, p += 4) {
+            if (p[3] > 0 && p[3] != 1) {
+                for (int c = 0; c < 3; c++) p[c] /= p[3];
+            }
+        }
+    } else if (reader->out_bits == 16) {
         uint16_t *p = buffer;
         for (size_t i = 0; i < pixels; i++, p += 4) {
             uint32_t a = p[3];
@@ -415,7 +455,7 @@ int cctiff_reader_read(cctiff_reader *reader, void *buffer, char *message) {
     const int separate = reader->planar == PLANARCONFIG_SEPARATE;
     const int planes = separate ? reader->samples_per_pixel : 1;
     const int per_chunk = separate ? 1 : reader->samples_per_pixel;
-    const size_t out_sample = reader->out_bits == 16 ? 2 : 1;
+    const size_t out_sample = (size_t)reader->out_bits / 8;
     const size_t out_row = (size_t)reader->width * (size_t)reader->channels * out_sample;
     const size_t out_bytes = out_row * reader->height;
     const int tiled = TIFFIsTiled(tif);
@@ -512,21 +552,25 @@ int cctiff_write(const char *path, const cctiff_write_options *options, const vo
         if (!sink.has_error) set_message(message, "libtiff could not create the file");
         return CCTIFF_ERROR;
     }
-    const size_t sample = options->bit_depth == 16 ? 2 : 1;
+    // Floats arrive as 32-bit and are stored at float_bits (16: half); integers as they are.
+    const int is_float = options->bit_depth == 32;
+    const int stored_bits = is_float ? (options->float_bits == 16 ? 16 : 32) : options->bit_depth;
+    const size_t in_sample = (size_t)options->bit_depth / 8, sample = (size_t)stored_bits / 8;
+    const size_t in_row = (size_t)options->width * (size_t)options->channels * in_sample;
     const size_t row = (size_t)options->width * (size_t)options->channels * sample;
     uint32_t rows_per_strip = row >= 65536 ? 1 : (uint32_t)(65536 / row);
     if (rows_per_strip > options->height) rows_per_strip = options->height;
 
     TIFFSetField(tif, TIFFTAG_IMAGEWIDTH, options->width);
     TIFFSetField(tif, TIFFTAG_IMAGELENGTH, options->height);
-    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (uint16_t)options->bit_depth);
+    TIFFSetField(tif, TIFFTAG_BITSPERSAMPLE, (uint16_t)stored_bits);
     TIFFSetField(tif, TIFFTAG_SAMPLESPERPIXEL, (uint16_t)options->channels);
-    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, SAMPLEFORMAT_UINT);
+    TIFFSetField(tif, TIFFTAG_SAMPLEFORMAT, is_float ? SAMPLEFORMAT_IEEEFP : SAMPLEFORMAT_UINT);
     TIFFSetField(tif, TIFFTAG_PHOTOMETRIC, PHOTOMETRIC_RGB);
     TIFFSetField(tif, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
     TIFFSetField(tif, TIFFTAG_COMPRESSION, (uint16_t)options->compression);
-    if (options->predictor == PREDICTOR_HORIZONTAL) {
-        TIFFSetField(tif, TIFFTAG_PREDICTOR, PREDICTOR_HORIZONTAL);
+    if (options->predictor == PREDICTOR_HORIZONTAL || options->predictor == PREDICTOR_FLOATINGPOINT) {
+        TIFFSetField(tif, TIFFTAG_PREDICTOR, (uint16_t)options->predictor);
     }
     TIFFSetField(tif, TIFFTAG_ROWSPERSTRIP, rows_per_strip);
     if (options->channels == 4) {
@@ -564,7 +608,16 @@ int cctiff_write(const char *path, const cctiff_write_options *options, const vo
     int status = CCTIFF_OK;
     for (uint32_t y = 0, index = 0; y < options->height; y += rows_per_strip, index++) {
         uint32_t rows = options->height - y < rows_per_strip ? options->height - y : rows_per_strip;
-        memcpy(strip, (const uint8_t *)pixels + (size_t)y * row, row * rows);
+        const uint8_t *source = (const uint8_t *)pixels + (size_t)y * in_row;
+        if (is_float && stored_bits == 16) {
+            const float *values = (const float *)source;
+            for (size_t i = 0; i < (size_t)options->width * options->channels * rows; i++) {
+                _Float16 half = (_Float16)values[i];
+                memcpy(strip + i * 2, &half, 2);
+            }
+        } else {
+            memcpy(strip, source, row * rows);
+        }
         if (TIFFWriteEncodedStrip(tif, index, strip, (tmsize_t)(row * rows)) < 0 || sink.has_error) {
             status = CCTIFF_ERROR;
             break;

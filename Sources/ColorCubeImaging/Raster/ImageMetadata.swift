@@ -51,6 +51,8 @@ public struct ImageMetadata: Sendable, Equatable {
 
     /// TIFF compression scheme of the input (libtiff's COMPRESSION_* value), which a TIFF output keeps.
     public var tiffCompression: Int?
+    /// For a floating-point TIFF input, its sample size (16 for half, 32), which a TIFF output keeps.
+    public var tiffFloatBits: Int?
     /// True when the input was a lossless WebP, which a WebP output then is too.
     public var webpLossless: Bool?
     /// An OpenEXR input's header: sample type, compression, tiling, windows and attributes.
@@ -75,7 +77,8 @@ public struct ImageMetadata: Sendable, Equatable {
         lhs.exif == rhs.exif && lhs.xmp == rhs.xmp && lhs.resolution == rhs.resolution
             && lhs.isLossy == rhs.isLossy && lhs.imageCount == rhs.imageCount
             && lhs.colorSpaceID == rhs.colorSpaceID && lhs.chromaticities == rhs.chromaticities && lhs.exr == rhs.exr
-            && lhs.tiffCompression == rhs.tiffCompression && lhs.webpLossless == rhs.webpLossless
+            && lhs.tiffCompression == rhs.tiffCompression && lhs.tiffFloatBits == rhs.tiffFloatBits
+            && lhs.webpLossless == rhs.webpLossless
             && lhs.pngChunks == rhs.pngChunks && lhs.pngGamma == rhs.pngGamma
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers
             && lhs.jpegSubsampling?.horizontal == rhs.jpegSubsampling?.horizontal

@@ -3,7 +3,7 @@ extension ImageFormat {
     public static let tiff = ImageFormat(identifier: "tiff")
 }
 
-/// TIFF in the codec table (see `TIFFFile`): 8 and 16 bits, the input's compression kept.
+/// TIFF in the codec table (see `TIFFFile`): 8 and 16 bits and floats, the input's compression kept.
 ///
 /// Sits after `CameraRawCodec`, which claims the TIFF-based raw formats (DNG, NEF, CR2, ...) first.
 /// A multi-page TIFF is read as its first image; `metadata.imageCount` says how many there were.
@@ -13,6 +13,7 @@ public struct TIFFCodec: ImageCodec {
     public var format: ImageFormat { .tiff }
     public var displayName: String { "TIFF" }
     public var fileExtensions: [String] { ["tif", "tiff"] }
+    public var storesFloats: Bool { true }
 
     /// Classic and BigTIFF headers, either byte order.
     public func matches(_ probe: FileProbe) -> Bool {

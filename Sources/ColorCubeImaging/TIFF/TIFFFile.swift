@@ -13,7 +13,9 @@ import Darwin
 /// LZMA where libtiff has them). Grey and palette expand to RGB; low-bit grey scales to 8 bits;
 /// premultiplied (associated) alpha is divided out, so colours arrive unassociated as in every
 /// other format here (opaque and fully transparent pixels keep their stored values exactly).
-/// CMYK, YCbCr, Lab, floating-point, 32-bit and JPEG-compressed files are refused by name.
+/// 16-bit (half) and 32-bit floating-point RGB and grey arrive as floats, values beyond 0...1
+/// kept, and are written back as floats of the same size (floating-point predictor with LZW and
+/// Deflate). CMYK, YCbCr, Lab, 32-bit integer and JPEG-compressed files are refused by name.
 public enum TIFFFile {
     /// The compression schemes written back unchanged when the input had them (libtiff's values):
     /// none, LZW, Deflate (8 and the older 32946), PackBits.
@@ -44,7 +46,13 @@ public enum TIFFFile {
         let count = width * height * channels
         let pixels: PixelStorage
         let status: Int32
-        if info.bit_depth == 16 {
+        if info.bit_depth == 32 {
+            var samples: [Float] = try SampleBuffer.make(count: count, path: path)
+            status = samples.withUnsafeMutableBytes { bytes in
+                message.withPointer { cctiff_reader_read(reader, bytes.baseAddress, $0) }
+            }
+            pixels = .float(samples)
+        } else if info.bit_depth == 16 {
             var samples: [UInt16] = try SampleBuffer.make(count: count, path: path)
             status = samples.withUnsafeMutableBytes { bytes in
                 message.withPointer { cctiff_reader_read(reader, bytes.baseAddress, $0) }
@@ -61,6 +69,7 @@ public enum TIFFFile {
 
         var metadata = ImageMetadata()
         metadata.tiffCompression = Int(info.compression)
+        metadata.tiffFloatBits = info.float_bits != 0 ? Int(info.float_bits) : nil
         metadata.imageCount = Int(info.image_count)
         if info.has_resolution != 0 {
             let unit: ImageResolution.Unit = switch info.resolution_unit {
@@ -121,10 +130,14 @@ public enum TIFFFile {
         options.width = UInt32(image.width)
         options.height = UInt32(image.height)
         options.channels = Int32(image.channels)
-        let samples = image.integerSamples
-        options.bit_depth = Int32(samples.bitDepth)
+        // Floats stay floats: 32-bit, or half where the input TIFF stored half.
+        let floats: [Float]? = if case .float(let values) = image.pixels { values } else { nil }
+        let samples = floats == nil ? image.integerSamples : nil
+        options.bit_depth = Int32(samples?.bitDepth ?? 32)
+        options.float_bits = floats == nil ? 0 : Int32(image.metadata.tiffFloatBits == 16 ? 16 : 32)
         options.compression = Int32(scheme)
-        options.predictor = scheme == 5 || scheme == 8 || scheme == 32946 ? 2 : 1
+        let predicts = scheme == 5 || scheme == 8 || scheme == 32946
+        options.predictor = predicts ? (floats == nil ? 2 : 3) : 1
         if let resolution = image.metadata.resolution, resolution.horizontal > 0, resolution.vertical > 0 {
             options.has_resolution = 1
             options.x_resolution = resolution.horizontal
@@ -150,9 +163,13 @@ public enum TIFFFile {
                     options.xmp = xmp
                     options.xmp_size = xmpSize
                     return message.withPointer { text in
+                        if let floats {
+                            return floats.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                        }
                         switch samples {
-                        case .eight(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
-                        case .sixteen(let samples): samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                        case .eight(let samples): return samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                        case .sixteen(let samples): return samples.withUnsafeBytes { cctiff_write(path, &options, $0.baseAddress, text) }
+                        case nil: return CCTIFF_ERROR
                         }
                     }
                 }

@@ -40,7 +40,8 @@ typedef struct cctiff_info {
     uint32_t width;
     uint32_t height;
     int channels;             // 3 (RGB) or 4 (RGBA)
-    int bit_depth;            // 8 or 16, as delivered
+    int bit_depth;            // 8, 16 or 32 (32: 32-bit floats), as delivered
+    int float_bits;           // for floating-point files, the stored size: 16 (half) or 32; else 0
     int compression;          // libtiff's COMPRESSION_* value as stored
     int associated_alpha;     // 1 when the alpha was premultiplied in the file (undone on reading)
     uint32_t image_count;     // directories in the main chain (pages)
@@ -81,9 +82,10 @@ typedef struct cctiff_write_options {
     uint32_t width;
     uint32_t height;
     int channels;             // 3 or 4
-    int bit_depth;            // 8 or 16 (16-bit samples in host byte order)
+    int bit_depth;            // 8, 16 (samples in host byte order) or 32 (32-bit floats)
+    int float_bits;           // with bit_depth 32: store 16-bit half or 32-bit float samples
     int compression;          // COMPRESSION_NONE, _LZW, _ADOBE_DEFLATE, _DEFLATE or _PACKBITS
-    int predictor;            // 1 none, 2 horizontal (LZW and Deflate only)
+    int predictor;            // 1 none, 2 horizontal, 3 floating point (LZW and Deflate only)
     const uint8_t *icc;       // written as the ICC profile tag when not NULL
     uint32_t icc_size;
     const uint8_t *xmp;       // written as the XMP packet tag (700) when not NULL
