@@ -13,6 +13,7 @@ public enum ImageCodecs {
         WebPCodec(),
         HEIFCodec(.heic),
         HEIFCodec(.avif),
+        DPXCodec(),
     ]
 
     /// The codec of `format`, or nil for a format not in the table.

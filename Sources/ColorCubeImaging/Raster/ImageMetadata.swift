@@ -50,6 +50,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var tiffCompression: Int?
     /// True when the input was a lossless WebP, which a WebP output then is too.
     public var webpLossless: Bool?
+    /// A DPX input's bit depth, packing, byte order, codes and headers, which a DPX output keeps.
+    public var dpx: DPXMetadata?
 
     public init() {}
 
@@ -74,7 +76,7 @@ public struct ImageMetadata: Sendable, Equatable {
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers
             && lhs.jpegSubsampling?.horizontal == rhs.jpegSubsampling?.horizontal
             && lhs.jpegSubsampling?.vertical == rhs.jpegSubsampling?.vertical
-            && lhs.ycbcrLayout == rhs.ycbcrLayout
+            && lhs.ycbcrLayout == rhs.ycbcrLayout && lhs.dpx == rhs.dpx
     }
 }
 
