@@ -104,7 +104,8 @@ public enum DPXFile {
     }
 
     /// For every code of `bitDepth` bits, the 16-bit sample `round(code * 65535 / (2^bitDepth - 1))`.
-    static func wideningTable(bitDepth: Int) -> [UInt16] {
+    /// No stable API.
+    package static func wideningTable(bitDepth: Int) -> [UInt16] {
         let top = (1 << bitDepth) - 1
         return (0...top).map { code in UInt16((code * 65535 + top / 2) / top) }
     }
