@@ -72,7 +72,8 @@ public enum DPXFile {
         }
 
         let channels = element.descriptor == 51 || element.descriptor == 52 ? 4 : 3
-        let count = width * height * channels
+        let (count, countOverflow) = (width * height).multipliedReportingOverflow(by: channels)
+        guard !countOverflow else { throw .outOfMemory(path: path, bytes: Int.max) }
         let pixels: PixelStorage
         let decoder = DPXLinePlacer(layout: layout, element: element, width: width, height: height, channels: channels)
         if element.bitDepth == 8 {
