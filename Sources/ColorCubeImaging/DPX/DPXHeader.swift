@@ -7,7 +7,9 @@
 struct DPXHeader {
     /// Bytes in the generic (1664) and industry (384) headers together.
     static let size = 2048
+    /// Bytes in the generic header: file, image and orientation information.
     static let genericSize = 1664
+    /// Bytes in the industry header: film and television information.
     static let industrySize = 384
     /// The fewest bytes that hold every field of the first image element.
     static let minimumSize = 852
@@ -16,8 +18,8 @@ struct DPXHeader {
     /// A 32-bit field that holds no value.
     static let undefined: UInt32 = 0xFFFF_FFFF
 
+    /// Where the fields colorcube uses lie, from the start of the file.
     enum Offset {
-        static let magic = 0
         static let imageDataOffset = 4
         static let version = 8
         static let fileSize = 16
@@ -26,7 +28,6 @@ struct DPXHeader {
         static let industrySize = 28
         static let userDataSize = 32
         static let creator = 160
-        static let encryptionKey = 660
         static let orientation = 768
         static let elementCount = 770
         static let width = 772
@@ -34,18 +35,13 @@ struct DPXHeader {
         /// The first image element record; the other seven follow every `elementStride` bytes.
         static let element = 780
         static let elementStride = 72
-        static let orientationHeader = 1408
-        static let filmHeader = 1664
-        static let televisionHeader = 1920
     }
 
     /// Offsets within an image element record.
     enum ElementField {
         static let dataSign = 0
         static let lowCode = 4
-        static let lowQuantity = 8
         static let highCode = 12
-        static let highQuantity = 16
         static let descriptor = 20
         static let transfer = 21
         static let colorimetric = 22

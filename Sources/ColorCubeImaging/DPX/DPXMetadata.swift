@@ -36,6 +36,8 @@ public struct DPXMetadata: Sendable, Equatable {
     /// The user data section that followed the headers (empty when there was none).
     public var userData: [UInt8]
 
+    /// A record of a DPX file's layout; `header` may be empty (or any bytes that are not a DPX
+    /// header in this byte order), and a writer then makes a new one.
     public init(bitDepth: Int, packing: Packing, isBigEndian: Bool, descriptor: UInt8, transfer: UInt8,
                 colorimetric: UInt8, header: [UInt8], userData: [UInt8] = []) {
         self.bitDepth = bitDepth
