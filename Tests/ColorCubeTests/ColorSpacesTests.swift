@@ -10,8 +10,8 @@ import Testing
 /// OpenColorIO 2.6's studio config when PyOpenColorIO is installed.
 @Suite struct ColorSpacesTests {
     @Test func everyStudioConfigSpaceIsInTheCatalogue() {
-        // The studio config's 59 spaces less its Raw data space and the two ADX spaces, plus six of our own.
-        #expect(ColorSpaces.all.count == 56 + 6)
+        // The studio config's 59 spaces less its Raw data space and the two ADX spaces, plus seven of our own.
+        #expect(ColorSpaces.all.count == 56 + 7)
         #expect(ColorSpaces.all.filter { $0.kind == .display }.count == 10)
         #expect(Set(ColorSpaces.all.map(\.id)).count == ColorSpaces.all.count)
         let names = ColorSpaces.all.flatMap(\.names).map { $0.lowercased() }
@@ -27,6 +27,27 @@ import Testing
         #expect(ColorSpaces.named("no such space") == nil)
         #expect(throws: ColorSpaceError.self) { try ColorSpaces.lookUp("slgo3") }
         #expect(ColorSpaces.nearest(to: "slgo3").contains { $0.contains("slog3") })
+    }
+
+    /// Cineon printing density (white at code 685, black at 95, 0.002 density per code, negative
+    /// gamma 0.6): values worked out from Kodak's formula, which colour-science's
+    /// `log_decoding_Cineon` and `log_encoding_Cineon` give to the last digit.
+    @Test func cineonFollowsKodaksFormula() throws {
+        let cineon = try ColorSpaces.lookUp("cineon")
+        #expect(cineon.id == "cineonlog_rec709_scene" && cineon.name == "Cineon Log (printing density)")
+        #expect(cineon.gamut == Gamuts.rec709 && cineon.kind == .scene)
+        let decoding = Transform(cineon.decoding)
+        let references: [(code: Double, linear: Double)] = [
+            (0, -0.005650819439456877), (95, 0), (200, 0.013521403946172707), (445, 0.1493037120216776),
+            (470, 0.18319453128819568), (685, 1), (800, 2.4327863519618087), (1023, 13.521694568553714),
+        ]
+        for (code, linear) in references {
+            let decoded = decoding.apply(SIMD3(repeating: code / 1023)).x
+            #expect(abs(decoded - linear) < 1e-12 * max(1, abs(linear)), "code \(code): \(decoded), expected \(linear)")
+        }
+        let encoding = Transform(try cineon.decoding.reversed().flatMap { try $0.inverse() })
+        #expect(abs(encoding.apply(SIMD3(repeating: 0.18)).x * 1023 - 467.83796418638303) < 1e-9)
+        #expect(abs(encoding.apply(SIMD3(repeating: 1)).x * 1023 - 685) < 1e-9)
     }
 
     @Test func sceneAndDisplaySpacesDoNotConvert() throws {

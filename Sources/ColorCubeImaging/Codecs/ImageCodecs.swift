@@ -14,6 +14,7 @@ public enum ImageCodecs {
         HEIFCodec(.heic),
         HEIFCodec(.avif),
         EXRCodec(),
+        DPXCodec(),
     ]
 
     /// The codec of `format`, or nil for a format not in the table.

@@ -57,6 +57,8 @@ public struct ImageMetadata: Sendable, Equatable {
     public var webpLossless: Bool?
     /// An OpenEXR input's header: sample type, compression, tiling, windows and attributes.
     public var exr: EXRHeader?
+    /// A DPX input's bit depth, packing, byte order, codes and headers, which a DPX output keeps.
+    public var dpx: DPXMetadata?
 
     public init() {}
 
@@ -83,7 +85,7 @@ public struct ImageMetadata: Sendable, Equatable {
             && lhs.pngChromaticities == rhs.pngChromaticities && lhs.jpegMarkers == rhs.jpegMarkers
             && lhs.jpegSubsampling?.horizontal == rhs.jpegSubsampling?.horizontal
             && lhs.jpegSubsampling?.vertical == rhs.jpegSubsampling?.vertical
-            && lhs.ycbcrLayout == rhs.ycbcrLayout
+            && lhs.ycbcrLayout == rhs.ycbcrLayout && lhs.dpx == rhs.dpx
     }
 }
 

@@ -3,7 +3,8 @@ import Foundation
 
 /// The catalogue of colour spaces: every space of OpenColorIO's studio config (its `Raw` data
 /// space and the two ADX film-density spaces aside), then camera encodings users ask for that the
-/// config lacks (Fujifilm F-Log and F-Log2, Nikon N-Log, Leica L-Log), from their makers' documents.
+/// config lacks (Fujifilm F-Log and F-Log2, Nikon N-Log, Leica L-Log), from their makers' documents,
+/// and Kodak's Cineon log, the printing density encoding of film scans in DPX files.
 ///
 /// Each space is data: its gamut and the operations that decode its values. Look a space up by
 /// ID, name or alias with `named(_:)`; `conversion(from:to:)` gives the transform between two.
@@ -86,6 +87,13 @@ public enum ColorSpaces {
     private static let sLog3 = log(base: 10, logSlope: 0.255620723362659, logOffset: 0.410557184750733, linSlope: 5.26315789473684,
                                    linOffset: 0.0526315789473684, linBreak: 0.01125, linearSlope: 6.62194371177582)
     private static let srgbCurve = exponent(.monCurveFwd, 2.4, offset: 0.055)
+    /// Cineon printing density on 10-bit codes scaled to 0...1: white (linear 1) at code 685, black
+    /// (linear 0) at code 95, 0.002 density per code and a negative gamma of 0.6, so
+    /// `code = 685 + 300 * log10(x * (1 - b) + b)` with `b = 10^((95 - 685) / 300)`, the black
+    /// offset that puts code 95 at linear 0.
+    private static let cineonBlack = pow(10, (95.0 - 685) / 300)
+    private static let cineon = log(.logToLin, base: 10, logSlope: 300.0 / 1023, logOffset: 685.0 / 1023,
+                                    linSlope: 1 - cineonBlack, linOffset: cineonBlack)
 
     private static let scene: [ColorSpace] = [
         ColorSpace(id: "lin_ap0_scene", name: "ACES2065-1", aliases: ["aces2065_1", "aces", "ACES - ACES2065-1", "lin_ap0"],
@@ -237,6 +245,9 @@ public enum ColorSpaces {
         ColorSpace(id: "llog_rec2020_scene", name: "L-Log Rec.2020", aliases: ["llog", "leica_llog"], family: "Leica",
                    encoding: "log", gamut: Gamuts.rec2020, decoding: [TransferFunctionOp(.lLog, .decode)],
                    origin: "Leica's L-Log reference (its curve over BT.2020 primaries)"),
+        ColorSpace(id: "cineonlog_rec709_scene", name: "Cineon Log (printing density)", aliases: ["cineon", "cineon_log"],
+                   family: "Kodak", encoding: "log", gamut: Gamuts.rec709, decoding: cineon,
+                   origin: "Kodak's Cineon printing density encoding (DPX transfer characteristics 1 and 3)"),
     ]
 
     private static let display: [ColorSpace] = [
