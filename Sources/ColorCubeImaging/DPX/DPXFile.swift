@@ -174,7 +174,7 @@ public enum DPXFile {
             throw .cannotWrite(path: shownPath, reason: "DPX holds at most \(UInt32.max) pixels a side")
         }
         let kept = image.metadata.dpx
-        let bitDepth = kept?.bitDepth ?? (image.bitDepth == 16 ? 16 : 10)
+        let bitDepth = kept?.bitDepth ?? (image.bitDepth == 8 ? 10 : 16)
         let packing = kept?.packing ?? .filledMethodA
         let isBigEndian = kept?.isBigEndian ?? true
         let elementDescriptor: UInt8 = image.channels == 3 ? 50 : kept?.descriptor == 52 ? 52 : 51

@@ -4,6 +4,8 @@
 struct DPXLineEncoder {
     let layout: DPXRowLayout
     let image: RasterImage
+    /// The picture's samples as codes (floats as 16-bit codes).
+    private let samples: IntegerSamples
     /// 50 RGB, 51 RGBA or 52 ABGR.
     let descriptor: UInt8
     /// Every sample value of the picture's depth (256 or 65536 of them) as a code of the
@@ -14,8 +16,9 @@ struct DPXLineEncoder {
         self.layout = layout
         self.image = image
         self.descriptor = descriptor
+        samples = image.integerSamples
         let top = layout.maxCode
-        if image.bitDepth == 8 {
+        if samples.bitDepth == 8 {
             codeOf = (0...255).map { UInt16(SampleDepth.reduce(UInt16($0 * 257), toMaximum: top)) }
         } else {
             codeOf = (0...65535).map { UInt16(SampleDepth.reduce(UInt16($0), toMaximum: top)) }
@@ -27,7 +30,7 @@ struct DPXLineEncoder {
         var codes = [UInt16](repeating: 0, count: layout.samplesPerRow)
         let start = line * image.width * image.channels
         codeOf.withUnsafeBufferPointer { table in
-            switch image.pixels {
+            switch samples {
             case .eight(let samples):
                 for index in 0..<layout.samplesPerRow { codes[index] = table[Int(samples[start + index])] }
             case .sixteen(let samples):
