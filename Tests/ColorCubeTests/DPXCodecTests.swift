@@ -411,7 +411,7 @@ import Testing
 
     /// Every sample of `image` as a code of `bits` bits.
     static func codes(_ image: RasterImage, bits: Int) -> [Int] {
-        switch image.pixels {
+        switch image.integerSamples {
         case .eight(let samples):
             samples.map { Int(SampleDepth.reduce(UInt16($0) * 257, toMaximum: UInt32((1 << bits) - 1))) }
         case .sixteen(let samples):

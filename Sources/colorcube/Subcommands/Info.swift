@@ -97,7 +97,7 @@ extension ColorCubeCommand {
                 }
             }
             lines.append(("Core Image", problems.isEmpty ? "yes" : "no: " + problems.joined(separator: "; ")))
-            if let first = look.transform.operations.first as? LUT3DOp, first.domainMax.max() <= 1 {
+            if !analysis.isIdentity, let first = look.transform.operations.first as? LUT3DOp, first.domainMax.max() <= 1 {
                 lines.append(("scene-linear", "clipped above 1.0 (a 3D LUT over 0...1 comes first): apply it to OpenEXR "
                     + "and float pictures with --look-space, e.g. acescct"))
             }
