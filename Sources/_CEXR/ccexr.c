@@ -287,9 +287,15 @@ static void *decode_chunks(void *argument) {
         return NULL;
     }
     const int64_t stride = info->channels;
-    // One chunk's planes: a tile, or the scanlines of a chunk.
-    const int64_t plane_size = info->tiled ? (int64_t)info->tile_width * info->tile_height : (int64_t)info->width * lines;
-    float *planes = malloc((size_t)(plane_size * stride) * sizeof(float));
+    // One chunk's planes: a tile, or the scanlines of a chunk, never more than the picture holds
+    // (a header may declare tiles or chunks larger than the data window). One more plane takes
+    // every channel that is not R, G, B or A: the library writes each channel somewhere (some
+    // of its fast paths do not look for a channel left out).
+    const int64_t chunk_columns = info->tiled && info->tile_width < (uint32_t)info->width ? info->tile_width : info->width;
+    const int64_t chunk_rows = info->tiled ? (info->tile_height < (uint32_t)info->height ? info->tile_height : info->height)
+                                           : (lines < info->height ? lines : info->height);
+    const int64_t plane_size = chunk_columns * chunk_rows;
+    float *planes = malloc((size_t)(plane_size * (stride + 1)) * sizeof(float));
     if (!planes) {
         job->result = EXR_ERR_OUT_OF_MEMORY;
         snprintf(job->error, sizeof job->error, "out of memory");
@@ -319,8 +325,8 @@ static void *decode_chunks(void *argument) {
         for (int c = 0; c < decoder.channel_count; c++) {
             exr_coding_channel_info_t *channel = &decoder.channels[c];
             int target = rgba_index(channel->channel_name);
-            if (target >= info->channels) target = -1;
-            channel->decode_to_ptr = target < 0 ? NULL : (uint8_t *)(planes + (int64_t)target * plane_size);
+            if (target < 0 || target >= info->channels) target = (int)stride;  // the plane for the others
+            channel->decode_to_ptr = (uint8_t *)(planes + (int64_t)target * plane_size);
             channel->user_pixel_stride = sizeof(float);
             channel->user_line_stride = (int32_t)(chunk.width * sizeof(float));
             channel->user_bytes_per_element = sizeof(float);
@@ -462,8 +468,9 @@ static void *compress_share(void *argument) {
     struct encode_plan *plan = job->plan;
     const ccexr_info *info = plan->info;
     const int64_t stride = info->channels, bytes = plan->bytes;
-    int64_t chunk_width = info->tiled ? info->tile_width : info->width;
-    int64_t chunk_height = info->tiled ? info->tile_height : plan->lines;
+    int64_t chunk_width = info->tiled && info->tile_width < (uint32_t)info->width ? info->tile_width : info->width;
+    int64_t chunk_height = info->tiled ? (info->tile_height < (uint32_t)info->height ? info->tile_height : info->height)
+                                       : (plan->lines < info->height ? plan->lines : info->height);
     uint8_t *buffer = malloc((size_t)(chunk_width * chunk_height * stride * bytes));
     if (!buffer) {
         job->result = EXR_ERR_OUT_OF_MEMORY;
