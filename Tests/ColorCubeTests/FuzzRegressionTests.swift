@@ -13,4 +13,14 @@ import Testing
         let path = FuzzCorpus.path("png", name)
         #expect(throws: ImageError.self) { try PNGFile.read(path: path) }
     }
+
+    /// OpenEXR files from the fuzzer: a channel other than R, G, B and A, which the C library's fast
+    /// paths wrote through a null pointer when it was left out; chunk tables pointing far past the
+    /// end, with chunk planes sized from the header's tile size and lines per chunk (over 1 GB).
+    /// Now every channel has a destination and chunk planes are never larger than the picture.
+    @Test(arguments: ["crash-unknown-channel.exr", "crash-scanline-chunk-table.exr", "crash-tile-chunk-table.exr"])
+    func openEXRChannelsAndChunkTables(name: String) throws {
+        let path = FuzzCorpus.path("exr", name)
+        #expect(throws: ImageError.self) { try EXRFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24)) }
+    }
 }
