@@ -129,6 +129,10 @@ public struct ImageApplier: Sendable {
         lap(\.decode)
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
+        // Dithering an 8-bit picture needs the grade before it is rounded to 8 bits: the look runs
+        // at 16 bits and the result is dithered back to 8 (exact codes stay exact).
+        let dithersEightBit = options.dither != .none && image.bitDepth == 8
+        if dithersEightBit { image.widenToSixteenBits() }
         applyLook(to: &image, engine: try engine(for: image, path: input), parallel: parallel)
         lap(\.lut)
         let format = outputFormat ?? inputFormat
@@ -137,7 +141,9 @@ public struct ImageApplier: Sendable {
         }
         let codec = ImageCodecs.codec(for: format)
         if codec?.storesFloats != true { image.quantizeFloats() }
-        options.dither.apply(to: &image, storedBits: codec?.storedSampleBits ?? 16)
+        let storedBits = codec?.storedSampleBits ?? 16
+        options.dither.apply(to: &image, storedBits: dithersEightBit ? min(storedBits, 8) : storedBits)
+        if dithersEightBit { image.narrowToEightBits() }
         let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
         let written = try AtomicFile.write(to: output, overlap: overlap) { temporary in
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)

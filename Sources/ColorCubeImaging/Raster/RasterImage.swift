@@ -99,6 +99,19 @@ extension RasterImage {
         }
     }
 
+    /// Makes 8-bit samples 16-bit (each code times 257, the same value); others are left as they are.
+    public mutating func widenToSixteenBits() {
+        guard case .eight(let samples) = pixels else { return }
+        pixels = .sixteen(samples.map { UInt16($0) &* 257 })
+    }
+
+    /// Makes 16-bit samples 8-bit, each rounded to the nearest code (`SampleDepth.eightBit`: exact
+    /// for values that are 8-bit codes times 257, as a dithered picture's are).
+    public mutating func narrowToEightBits() {
+        guard case .sixteen(let samples) = pixels else { return }
+        pixels = .eight(samples.map(SampleDepth.eightBit))
+    }
+
     /// The image with float samples brought to 16-bit codes (see `quantizeFloats()`).
     public func quantizingFloats() -> RasterImage {
         var copy = self

@@ -55,9 +55,10 @@ extension ColorCubeCommand {
         @Flag(help: "Apply the look to the code values as stored, keeping an embedded ICC profile, instead of converting to sRGB.")
         var ignoreProfile = false
 
-        @Option(help: ArgumentHelp("How a 16-bit picture is brought to the fewer bits of a JPEG, WebP, HEIC or AVIF output: "
-            + "none (round to the nearest code), ordered (an 8x8 Bayer pattern) or blue-noise (no visible pattern); "
-            + "deterministic, and codes that fit the output stay as they are.", valueName: "method"))
+        @Option(help: ArgumentHelp("How a graded picture is brought to the bits its output stores (8 for an 8-bit picture, "
+            + "JPEG and WebP; 10 or 12 for HEIC and AVIF): none (round to the nearest code), ordered (an 8x8 Bayer pattern) "
+            + "or blue-noise (no visible pattern); deterministic, and codes that fit the output stay as they are.",
+            valueName: "method"))
         var dither: Dither = .none
 
         @Option(help: "Quality of JPEG, lossy WebP, HEIC and AVIF outputs, 1 to 100 (default: 92).")
