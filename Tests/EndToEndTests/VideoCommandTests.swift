@@ -364,4 +364,19 @@ struct VideoCommandTests {
         #expect(clip.stderr.contains("apt-get install ffmpeg"), "\(clip.stderr)")
         #expect(!scratch.exists("graded.mp4"))
     }
+
+    /// `--benchmark` on a clip says where its time went: decoding, grading and encoding.
+    @Test func benchmarkTimesAClipsStages() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mp4")
+        try Self.makeClip(source, size: "320x240", frames: 10, matrix: "bt709", fast: true)
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("graded.mp4"), "--benchmark"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("benchmark: 1 files") })
+        // The in-process path times each stage; grading and encoding ten frames take some time.
+        for stage in ["LUT", "encode"] {
+            let seconds = line.components(separatedBy: "\(stage) ").dropFirst().first.flatMap { Double($0.prefix { $0 != " " }) }
+            #expect((seconds ?? 0) > 0, "\(stage) in \(line)")
+        }
+    }
 }

@@ -86,8 +86,9 @@ public struct BatchRunner: Sendable {
                         progress.summary.times += report.times
                         progress.summary.temporariesRemoved += report.staleTemporariesRemoved.count
                         if report.finishedElsewhere { progress.summary.finishedElsewhere += 1 }
-                    case .doneVideo:
+                    case .doneVideo(let report):
                         progress.summary.done += 1
+                        progress.summary.times += report.times
                     case .skipped: progress.summary.skipped += 1
                     case .failed: progress.summary.failed += 1
                     }

@@ -73,6 +73,10 @@ public struct VideoApplier: Sendable {
         public var frames: Int
         /// What was done to the streams beside the video (re-encoded or dropped), one line each.
         public var streamNotes: [String] = []
+        /// Where the time went: decoding, grading (`lut`) and encoding, each on its own when frames
+        /// are graded in process; through two ffmpeg children, only grading (the children decode
+        /// and encode at the same time, out of sight).
+        public var times = StageTimes()
     }
 
     public let engine: LUTEngine
@@ -121,10 +125,13 @@ public struct VideoApplier: Sendable {
                                                 muxer: muxer, supportedFormats: encoderInfo.pixelFormats)
         let plan = try VideoCommands(probe: probe, input: input, encoding: encoding, muxer: muxer,
                                      audioEncoder: options.audioCodec)
+        var times = StageTimes()
         let frames = try AtomicFile.write(to: output) { temporary in
-            try run(plan, programs: programs, input: input, output: output, temporary: temporary, progress: progress)
+            try run(plan, programs: programs, input: input, output: output, temporary: temporary, times: &times,
+                    progress: progress)
         }
         var report = Report(probe: probe, encoding: encoding, frames: frames)
+        report.times = times
         report.streamNotes = (fitting.map { ["video (\(probe.codec)) encoded with \($0): the output's container cannot hold \(probe.codec)"] } ?? [])
             + plan.streams.notes
         return report
@@ -150,13 +157,14 @@ public struct VideoApplier: Sendable {
     static let pipesForced = getenv("COLORCUBE_VIDEO_PIPES") != nil
 
     private func run(_ plan: VideoCommands, programs: (ffmpeg: String, ffprobe: String), input: String, output: String,
-                     temporary: String, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
+                     temporary: String, times: inout StageTimes, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
         // A closed pipe must show as EPIPE, not end colorcube.
         signal(SIGPIPE, SIG_IGN)
         if FFmpegLibraries.available, !Self.pipesForced, let format = plan.ycbcrFormat,
            plan.encoding.pixelFormat == format.name, let library = plan.libraryEncoding,
            let frames = try runInProcess(plan, format: format, library: library, ffmpeg: programs.ffmpeg,
-                                         input: input, output: output, temporary: temporary, progress: progress) {
+                                         input: input, output: output, temporary: temporary, times: &times,
+                                         progress: progress) {
             return frames
         }
         let decoded = try Self.makePipe()
@@ -202,7 +210,9 @@ public struct VideoApplier: Sendable {
         var frames = 0
         do {
             frames = try relay.run { frame, index in
+                let started = ContinuousClock.now
                 if let grader { grader.grade(frame) } else { stream.apply(toFrame: frame) }
+                times.lut += ContinuousClock.now - started
                 progress?(index + 1, total)
             }
         } catch {
@@ -251,7 +261,7 @@ public struct VideoApplier: Sendable {
     /// pipes path then converts them.
     private func runInProcess(_ plan: VideoCommands, format: YCbCrFrameFormat,
                               library: (encoder: [(String, String)], muxer: [String]), ffmpeg: String,
-                              input: String, output: String, temporary: String,
+                              input: String, output: String, temporary: String, times: inout StageTimes,
                               progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int? {
         let decoder: LibraryDecoder
         do {
@@ -296,6 +306,12 @@ public struct VideoApplier: Sendable {
                 // Decoded into the encoder's own frame, graded there in place.
                 let frame: UnsafeMutableRawPointer
                 let next: Int64??
+                var clock = ContinuousClock.now
+                func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
+                    let now = ContinuousClock.now
+                    times[keyPath: stage] += now - clock
+                    clock = now
+                }
                 do {
                     frame = try encoder.buffer()
                 } catch {
@@ -308,22 +324,28 @@ public struct VideoApplier: Sendable {
                     throw error.formatChanged ? VideoError.malformedFrames(path: input, reason: reason)
                         : VideoError.decodeFailed(path: input, reason: reason)
                 }
+                lap(\.decode)
                 guard let pts = next else { break }
                 // Timestamps pass through; a frame whose time does not move on is dropped, as
                 // no encoder takes two frames at one time.
                 let time = pts ?? last.map { $0 + 1 } ?? 0
                 if let last, time <= last { continue }
                 last = time
+                lap(\.encode)
                 grader.grade(frame)
+                lap(\.lut)
                 do {
                     try encoder.send(pts: time)
                 } catch {
                     writeFailed = error.writeFailed
                     throw VideoError.encodeFailed(path: output, reason: error.message)
                 }
+                lap(\.encode)
                 frames += 1
                 progress?(frames, total)
             }
+            let finishing = ContinuousClock.now
+            defer { times.encode += ContinuousClock.now - finishing }
             do {
                 try encoder.finish()
             } catch {
