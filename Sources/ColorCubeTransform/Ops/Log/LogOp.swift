@@ -185,7 +185,7 @@ public struct LogOp: TransformOp {
     }
 
     private func logToLin(_ x: Double, _ p: Parameters) -> Double {
-        (Foundation.pow(base, (x - p.logSideOffset) / p.logSideSlope) - p.linSideOffset) / p.linSideSlope
+        (Foundation.exp((x - p.logSideOffset) / p.logSideSlope * lnBase) - p.linSideOffset) / p.linSideSlope
     }
 
     public var isPerChannel: Bool { true }
