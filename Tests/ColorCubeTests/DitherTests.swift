@@ -25,6 +25,12 @@ import Testing
         guard case .sixteen(let exact) = image.pixels else { return .nan }
         dither.apply(to: &image, storedBits: 8)
         guard case .sixteen(let dithered) = image.pixels else { return .nan }
+        return blockError(code: { Double(SampleDepth.eightBit(dithered[$0])) }, exact: { Double(exact[$0]) / 257 })
+    }
+
+    /// The RMS over the 8x8 blocks of a 256x64 RGB picture of (mean code - mean exact value), with
+    /// `code` and `exact` giving each sample's 8-bit code and exact value (in codes).
+    static func blockError(code: (Int) -> Double, exact: (Int) -> Double) -> Double {
         var total = 0.0, blocks = 0
         for by in 0..<8 {
             for bx in 0..<32 {
@@ -33,7 +39,7 @@ import Testing
                     for y in 0..<8 {
                         for x in 0..<8 {
                             let index = ((by * 8 + y) * 256 + bx * 8 + x) * 3 + channel
-                            difference += Double(SampleDepth.eightBit(dithered[index])) - Double(exact[index]) / 257
+                            difference += code(index) - exact(index)
                         }
                     }
                     total += (difference / 64) * (difference / 64)
@@ -94,23 +100,7 @@ import Testing
             return codes
         }
         func blockError(_ codes: [UInt8]) -> Double {
-            var total = 0.0, blocks = 0
-            for by in 0..<8 {
-                for bx in 0..<32 {
-                    for channel in 0..<3 {
-                        var difference = 0.0
-                        for y in 0..<8 {
-                            for x in 0..<8 {
-                                let index = ((by * 8 + y) * 256 + bx * 8 + x) * 3 + channel
-                                difference += Double(codes[index]) - Double(samples[index]) * 0.7
-                            }
-                        }
-                        total += (difference / 64) * (difference / 64)
-                        blocks += 1
-                    }
-                }
-            }
-            return (total / Double(blocks)).squareRoot()
+            Self.blockError(code: { Double(codes[$0]) }, exact: { Double(samples[$0]) * 0.7 })
         }
         let rounded = blockError(try graded(.none, engine: darker))
         let blue = blockError(try graded(.blueNoise, engine: darker))

@@ -70,7 +70,7 @@ import Testing
         guard let oiiotool = Self.oiiotool else { return }
         let folder = try TemporaryDirectory()
         let input = folder.file("tiled.exr")
-        try Self.run(oiiotool, ["--pattern", "fill:topleft=0,0,0:topright=4,0,0:bottomleft=0,8,0:bottomright=0,0,64", "50x30", "4",
+        try TIFFCodecTests.run(oiiotool, ["--pattern", "fill:topleft=0,0,0:topright=4,0,0:bottomleft=0,8,0:bottomright=0,0,64", "50x30", "4",
                                 "-d", "float", "--tile", "16", "16", "--compression", "piz", "--attrib", "owner", "colorcube test",
                                 "--attrib:type=float[8]", "chromaticities", "0.713,0.293,0.165,0.830,0.128,0.044,0.32168,0.33767",
                                 "--origin", "+5+7", "-o", input])
@@ -91,7 +91,7 @@ import Testing
         #expect(output.metadata.exr.map { $0.dataOrigin == (5, 7) && $0.displayWindow == (0, 0, 49, 29) } == true)
         let text = String(decoding: output.metadata.exr?.bytes ?? [], as: UTF8.self)
         #expect(text.contains("colorcube test") && text.contains("chromaticities"))
-        #expect(try Self.run(oiiotool, ["--diff", input, folder.file("out.exr")]).contains("PASS"))
+        #expect(try TIFFCodecTests.run(oiiotool, ["--diff", input, folder.file("out.exr")]).contains("PASS"))
     }
 
     // MARK: Bad files
@@ -146,19 +146,5 @@ import Testing
         let decoded = try ImageCodecs.read(path: folder.file("a.png")).image
         guard case .sixteen(let codes) = decoded.pixels else { Issue.record("not 16-bit"); return }
         #expect(codes == [32768, 65535, 0, 0, 16384, 65535])
-    }
-
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = Pipe()
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return text
     }
 }

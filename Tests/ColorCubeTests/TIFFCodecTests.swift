@@ -493,9 +493,9 @@ extension TIFFCodecTests {
         guard let oiiotool = EXRCodecTests.oiiotool else { return }
         let folder = try TemporaryDirectory()
         let fill = "fill:topleft=0,0,0:topright=4,0,0:bottomleft=0,8,0:bottomright=0,0,64"
-        try EXRCodecTests.run(oiiotool, ["--pattern", fill, "40x30", "3", "-d", "float", "--compression", "lzw", "-o", folder.file("f.tif")])
+        try Self.run(oiiotool, ["--pattern", fill, "40x30", "3", "-d", "float", "--compression", "lzw", "-o", folder.file("f.tif")])
         // oiiotool stores "-d half" in a TIFF as 32-bit floats.
-        try EXRCodecTests.run(oiiotool, ["--pattern", fill, "40x30", "1", "-d", "half", "-o", folder.file("grey.tif")])
+        try Self.run(oiiotool, ["--pattern", fill, "40x30", "1", "-d", "half", "-o", folder.file("grey.tif")])
         let rgb = try TIFFFile.read(path: folder.file("f.tif"))
         let grey = try TIFFFile.read(path: folder.file("grey.tif"))
         #expect(rgb.metadata.tiffFloatBits == 32 && grey.metadata.tiffFloatBits == 32 && grey.channels == 3)
@@ -505,6 +505,6 @@ extension TIFFCodecTests {
         let greys = EXRCodecTests.floats(grey)
         #expect(greys[39 * 3] == greys[39 * 3 + 1] && greys[39 * 3] == greys[39 * 3 + 2] && greys[39 * 3] == 4)
         try TIFFFile.write(rgb, to: folder.file("out.tif"))
-        #expect(try EXRCodecTests.run(oiiotool, ["--diff", folder.file("f.tif"), folder.file("out.tif")]).contains("PASS"))
+        #expect(try Self.run(oiiotool, ["--diff", folder.file("f.tif"), folder.file("out.tif")]).contains("PASS"))
     }
 }
