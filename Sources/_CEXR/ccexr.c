@@ -243,6 +243,29 @@ void ccexr_close(ccexr_reader *reader) {
 }
 
 /// One thread's share of the chunks: every `step`-th chunk from `first`.
+/// Threads for decoding or compressing chunks: one per core, at most 16.
+#define CCEXR_MAX_THREADS 16
+
+static int thread_count(void) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores < 1 ? 1 : cores > CCEXR_MAX_THREADS ? CCEXR_MAX_THREADS : (int)cores;
+}
+
+/// Runs `work` on each of `count` jobs (an array of `size`-byte structures) on a thread of its
+/// own, the first on the calling thread; a job whose thread cannot be started runs here too.
+static void run_jobs(void *(*work)(void *), void *jobs, size_t size, int count) {
+    pthread_t handles[CCEXR_MAX_THREADS];
+    int running[CCEXR_MAX_THREADS] = {0};
+    for (int t = 1; t < count; t++) {
+        void *job = (char *)jobs + (size_t)t * size;
+        running[t] = pthread_create(&handles[t], NULL, work, job) == 0;
+        if (!running[t]) work(job);
+    }
+    work(jobs);
+    for (int t = 1; t < count; t++)
+        if (running[t]) pthread_join(handles[t], NULL);
+}
+
 struct decode_job {
     struct ccexr_reader *reader;
     float *pixels;
@@ -253,16 +276,14 @@ struct decode_job {
 
 /// The chunk `index` (scanline chunks top to bottom, tiles row by row) as its origin in the data
 /// window, relative to its corner.
-static exr_result_t chunk_info(const struct ccexr_reader *reader, int index, int32_t lines, int32_t columns,
-                               exr_chunk_info_t *chunk, int64_t *x, int64_t *y) {
+static exr_result_t chunk_info(const struct ccexr_reader *reader, int index, int32_t lines, exr_chunk_info_t *chunk,
+                               int64_t *x, int64_t *y) {
     const ccexr_info *info = &reader->info;
     if (info->tiled) {
         int64_t across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
         int tile_x = (int)(index % across), tile_y = (int)(index / across);
         *x = (int64_t)tile_x * info->tile_width;
         *y = (int64_t)tile_y * info->tile_height;
-        (void)lines;
-        (void)columns;
         return exr_read_tile_chunk_info(reader->context, 0, tile_x, tile_y, 0, 0, chunk);
     }
     *x = 0;
@@ -307,7 +328,7 @@ static void *decode_chunks(void *argument) {
     for (int index = job->first; index < count; index += job->step) {
         exr_chunk_info_t chunk;
         int64_t x = 0, y = 0;
-        exr_result_t result = chunk_info(reader, index, lines, info->width, &chunk, &x, &y);
+        exr_result_t result = chunk_info(reader, index, lines, &chunk, &x, &y);
         if (result == EXR_ERR_SUCCESS)
             result = started ? exr_decoding_update(reader->context, 0, &chunk, &decoder)
                              : exr_decoding_initialize(reader->context, 0, &chunk, &decoder);
@@ -356,24 +377,11 @@ static void *decode_chunks(void *argument) {
 }
 
 int ccexr_read_pixels(ccexr_reader *reader, float *pixels, char *message) {
-    // Alpha missing from RGB files is never written: the buffer holds only what the file has.
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
-    struct decode_job jobs[16];
-    pthread_t handles[16];
-    int running = 0;
-    for (int t = 0; t < threads; t++) {
+    int threads = thread_count();
+    struct decode_job jobs[CCEXR_MAX_THREADS];
+    for (int t = 0; t < threads; t++)
         jobs[t] = (struct decode_job){.reader = reader, .pixels = pixels, .first = t, .step = threads};
-        if (t > 0 && pthread_create(&handles[t], NULL, decode_chunks, &jobs[t]) == 0) {
-            running |= 1 << t;
-        } else if (t > 0) {
-            jobs[t].step = threads;  // run it here instead
-            decode_chunks(&jobs[t]);
-        }
-    }
-    decode_chunks(&jobs[0]);
-    for (int t = 1; t < threads; t++)
-        if (running & (1 << t)) pthread_join(handles[t], NULL);
+    run_jobs(decode_chunks, jobs, sizeof jobs[0], threads);
     for (int t = 0; t < threads; t++) {
         if (jobs[t].result != EXR_ERR_SUCCESS) {
             int status = jobs[t].result == EXR_ERR_OUT_OF_MEMORY ? CCEXR_NO_MEMORY : CCEXR_ERROR;
@@ -530,19 +538,10 @@ static void *compress_share(void *argument) {
 
 /// Compresses every chunk of `plan`, on as many threads as there are cores.
 static exr_result_t compress_chunks(struct encode_plan *plan) {
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cores < 1 ? 1 : cores > 16 ? 16 : (int)cores;
-    struct encode_job jobs[16];
-    pthread_t handles[16];
-    int running[16] = {0};
-    for (int t = 0; t < threads; t++) {
-        jobs[t] = (struct encode_job){.plan = plan, .first = t, .step = threads};
-        if (t > 0) running[t] = pthread_create(&handles[t], NULL, compress_share, &jobs[t]) == 0;
-        if (t > 0 && !running[t]) compress_share(&jobs[t]);
-    }
-    compress_share(&jobs[0]);
-    for (int t = 1; t < threads; t++)
-        if (running[t]) pthread_join(handles[t], NULL);
+    int threads = thread_count();
+    struct encode_job jobs[CCEXR_MAX_THREADS];
+    for (int t = 0; t < threads; t++) jobs[t] = (struct encode_job){.plan = plan, .first = t, .step = threads};
+    run_jobs(compress_share, jobs, sizeof jobs[0], threads);
     for (int t = 0; t < threads; t++)
         if (jobs[t].result != EXR_ERR_SUCCESS) return jobs[t].result;
     return EXR_ERR_SUCCESS;

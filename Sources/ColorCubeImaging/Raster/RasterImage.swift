@@ -83,10 +83,7 @@ extension RasterImage {
     /// for a writer or a reader of codes; 8 and 16-bit images are left as they are.
     public mutating func quantizeFloats() {
         guard case .float(let samples) = pixels else { return }
-        pixels = .sixteen([])
-        var codes = [UInt16](repeating: 0, count: samples.count)
-        for index in samples.indices { codes[index] = SampleDepth.sixteenBit(samples[index]) }
-        pixels = .sixteen(codes)
+        pixels = .sixteen(samples.map(SampleDepth.sixteenBit))
     }
 
     /// The samples as codes, for a writer of a format that stores integers: 8 and 16-bit as they
@@ -95,7 +92,7 @@ extension RasterImage {
         switch pixels {
         case .eight(let samples): .eight(samples)
         case .sixteen(let samples): .sixteen(samples)
-        case .float: .sixteen(quantizingFloats().integerSamples.sixteenBitCodes)
+        case .float(let samples): .sixteen(samples.map(SampleDepth.sixteenBit))
         }
     }
 
@@ -130,14 +127,6 @@ public enum IntegerSamples: Sendable {
         switch self {
         case .eight: 8
         case .sixteen: 16
-        }
-    }
-
-    /// The 16-bit codes (8-bit ones widened by 257).
-    public var sixteenBitCodes: [UInt16] {
-        switch self {
-        case .eight(let samples): samples.map { UInt16($0) &* 257 }
-        case .sixteen(let samples): samples
         }
     }
 }
