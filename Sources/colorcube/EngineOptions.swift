@@ -30,11 +30,11 @@ struct EngineOptions: ParsableArguments {
         try loadEngines(look: lookPath, ignoreProfile: ignoreProfile, colorMemory: colorMemory, pixelLimit: pixelLimit).pictures
     }
 
-    /// The engines for photos (and raw frames) and for video clips: one engine unless the look is
-    /// applied in a colour space, where photos default to sRGB and clips to camera Rec.709.
-    /// Also the engines for pictures whose files name their own space (`PictureSpaceEngines`).
+    /// The engines a run needs (`Engines`): one unless the look is applied in a colour space,
+    /// where photos default to sRGB and clips to camera Rec.709, and pictures and clips that name
+    /// their own space get engines of their own.
     func loadEngines(look lookPath: String, ignoreProfile: Bool, colorMemory: ColorMemory = .recent,
-                     pixelLimit: PixelLimit) throws -> (pictures: LUTEngine, clips: LUTEngine, declared: PictureSpaceEngines) {
+                     pixelLimit: PixelLimit) throws -> Engines {
         let look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
         let (interpolation, strength) = (interpolation, strength)
@@ -42,9 +42,36 @@ struct EngineOptions: ParsableArguments {
             try LUTEngine(transform: transform, interpolation: interpolation, strength: strength, colorMemory: colorMemory)
         }
         let declared = PictureSpaceEngines(look: look, lookPath: lookPath, spaces: spaces, makeEngine: makeEngine)
+        if let hdrSpace = spaces.hdrLookSpace {
+            // A look made for HDR video sees only HDR clips, in their own space; anything else is refused.
+            let plain = try makeEngine(look.transform)
+            return Engines(pictures: plain, clips: plain, declared: declared) { color in
+                guard let space = color.hdrSpace else {
+                    throw CommandFailure("the look expects HDR video (\(hdrSpace.name), --look-space), and this clip is SDR; "
+                        + "give an SDR --look-space for it")
+                }
+                return try declared.engine(in: space)
+            }
+        }
         let pictures = try makeEngine(try spaces.wrap(look, path: lookPath).transform)
-        guard spaces.isSet, spaces.imageSpace == nil else { return (pictures, pictures, declared) }
+        guard spaces.isSet, spaces.imageSpace == nil else { return Engines(pictures: pictures, clips: pictures, declared: declared) }
         let clips = try makeEngine(try spaces.wrap(look, path: lookPath, defaultSpace: SpaceOptions.clipSpace).transform)
-        return (pictures, clips, declared)
+        // An SDR clip whose tags name another space (sRGB, P3, gamma 2.2, linear) is converted from it.
+        let clipSpace = ColorSpaces.named(SpaceOptions.clipSpace)?.id
+        return Engines(pictures: pictures, clips: clips, declared: declared) { color in
+            guard let space = color.sdrSpace, space.id != clipSpace else { return nil }
+            return try declared.engine(in: space)
+        }
     }
+}
+
+/// The engines of one run: for photos and raw frames, for SDR clips, for pictures whose files name
+/// their own space, and (for a look made for HDR video) for each HDR clip in its own space.
+struct Engines {
+    let pictures: LUTEngine
+    let clips: LUTEngine
+    let declared: PictureSpaceEngines
+    /// `VideoApplier.Options.engineForClip`: for a look in a colour space, the engine of a clip
+    /// whose tags name a space of its own (an HDR space for a look made for HDR video).
+    var forClip: (@Sendable (VideoColor) throws -> LUTEngine?)?
 }

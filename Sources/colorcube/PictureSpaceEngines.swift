@@ -5,8 +5,9 @@ import ColorCubeLooks
 import ColorCubeTransform
 
 /// The engines for pictures whose files name their colour space (an OpenEXR's colorInteropID or
-/// chromaticities, a DPX's transfer characteristic), made once per space: with `--look-space` and
-/// no `--image-space`, such a picture is converted from its own space, not the default one.
+/// chromaticities, a DPX's transfer characteristic) and clips whose tags do, made once per space:
+/// with `--look-space` and no `--image-space`, such a picture is converted from its own space, not
+/// the default one.
 ///
 /// Also where a picture of floats meets a look that would clip it: with no `--look-space`, a look
 /// that starts with a 3D LUT over 0...1 clamps every value above 1.0 of a scene-linear picture,
@@ -28,12 +29,21 @@ final class PictureSpaceEngines: Sendable {
 
     /// The engine for `image` (read from `path`), or nil for the run's own.
     func engine(for image: RasterImage, path: String) throws -> LUTEngine? {
+        if let hdr = spaces.hdrLookSpace {
+            throw CommandFailure("\(path): the look expects HDR video (\(hdr.name), --look-space), and pictures are SDR; "
+                + "give an SDR --look-space for them")
+        }
         guard spaces.lookSpace != nil else {
             if image.pixels.isFloat, clipsAboveOne { warnOnce("clip", Self.clipWarning(lookPath: lookPath, path: path)) }
             return nil
         }
         guard spaces.imageSpace == nil, let space = declaredSpace(of: image, path: path),
               space.id != ColorSpaces.named(SpaceOptions.photoSpace)?.id else { return nil }
+        return try engine(in: space)
+    }
+
+    /// The engine for pictures and clips in `space`, made once.
+    func engine(in space: ColorSpace) throws -> LUTEngine {
         if let engine = made.withLock({ $0[space.id] }) { return engine }
         let engine = try makeEngine(try spaces.wrap(look, path: lookPath, defaultSpace: space.id).transform)
         made.withLock { $0[space.id] = engine }

@@ -24,6 +24,14 @@ struct SpaceOptions: ParsableArguments {
     /// The default space of SDR video clips (BT.709): `Camera Rec.709`.
     static let clipSpace = "ocio:itu709_rec709_scene"
 
+    /// The space `--look-space` names when it is an HDR display space (PQ, HLG): such a look is
+    /// applied to HDR clips in their own space, and to nothing else.
+    var hdrLookSpace: ColorSpace? {
+        guard let lookSpace, let space = try? ColorSpaces.lookUp(lookSpace), space.kind == .display,
+              space.encoding == "hdr-video" else { return nil }
+        return space
+    }
+
     /// True when any of the options is given.
     var isSet: Bool { lookSpace != nil || lookOutputSpace != nil || imageSpace != nil }
 

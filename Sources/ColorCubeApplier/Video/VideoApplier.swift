@@ -5,6 +5,7 @@ import Musl
 #endif
 import ColorCubeCore
 import ColorCubeEngine
+import ColorCubeTransform
 import Dispatch
 
 /// Grades video clips through FFmpeg: the clip's video stream is decoded, colorcube converts each
@@ -55,14 +56,21 @@ public struct VideoApplier: Sendable {
         public var concurrentClips: Int
         /// The largest frame accepted, checked against the probed size before anything runs.
         public var pixelLimit: PixelLimit
+        /// What an HDR clip becomes when the look is made for SDR.
+        public var hdr: HDRHandling = .keep
+        /// The engine for a clip given its colour description when the look is made for a space
+        /// of the clip's own (an HDR display space for an HDR clip: the look then sees the clip's
+        /// values, no rendition); nil for the run's engine. May throw to refuse the clip.
+        public var engineForClip: (@Sendable (VideoColor) throws -> LUTEngine?)?
 
         public init(videoCodec: String? = nil, crf: Int? = nil, audioCodec: String? = nil, concurrentClips: Int = 1,
-                    pixelLimit: PixelLimit = .default) {
+                    pixelLimit: PixelLimit = .default, hdr: HDRHandling = .keep) {
             self.videoCodec = videoCodec
             self.crf = crf
             self.audioCodec = audioCodec
             self.concurrentClips = max(1, concurrentClips)
             self.pixelLimit = pixelLimit
+            self.hdr = hdr
         }
     }
 
@@ -73,6 +81,8 @@ public struct VideoApplier: Sendable {
         public var frames: Int
         /// What was done to the streams beside the video (re-encoded or dropped), one line each.
         public var streamNotes: [String] = []
+        /// For an HDR clip, how its light was handled (`HDRHandling`); nil for SDR.
+        public var hdrNote: String?
         /// Where the time went: decoding, grading (`lut`) and encoding, each on its own when frames
         /// are graded in process; through two ffmpeg children, only grading (the children decode
         /// and encode at the same time, out of sight).
@@ -121,20 +131,38 @@ public struct VideoApplier: Sendable {
         guard let encoderInfo = try FFmpegTools.encoder(encoderName, ffmpeg: programs.ffmpeg) else {
             throw VideoError.unknownEncoder(name: encoderName)
         }
-        let encoding = try VideoEncoding.choose(for: probe, path: input, videoCodec: encoderName, crf: options.crf,
+        var encoding = try VideoEncoding.choose(for: probe, path: input, videoCodec: encoderName, crf: options.crf,
                                                 muxer: muxer, supportedFormats: encoderInfo.pixelFormats)
+        let hdr = try hdrPlan(for: probe, input: input, encoder: encoding.encoder, ffprobe: programs.ffprobe)
+        if let parameters = hdr.encoderParameters { encoding.addParameters(parameters) }
         let plan = try VideoCommands(probe: probe, input: input, encoding: encoding, muxer: muxer,
-                                     audioEncoder: options.audioCodec)
+                                     audioEncoder: options.audioCodec, outputColor: hdr.outputColor)
         var times = StageTimes()
         let frames = try AtomicFile.write(to: output) { temporary in
-            try run(plan, programs: programs, input: input, output: output, temporary: temporary, times: &times,
+            try run(plan, hdr: hdr, programs: programs, input: input, output: output, temporary: temporary, times: &times,
                     progress: progress)
         }
         var report = Report(probe: probe, encoding: encoding, frames: frames)
         report.times = times
+        report.hdrNote = hdr.note
         report.streamNotes = (fitting.map { ["video (\(probe.codec)) encoded with \($0): the output's container cannot hold \(probe.codec)"] } ?? [])
             + plan.streams.notes
         return report
+    }
+
+    /// How the clip's light is handled: an SDR clip as it is; an HDR one through its SDR rendition,
+    /// made SDR, or as it is for a look made for its HDR space.
+    private func hdrPlan(for probe: VideoProbe, input: String, encoder: String, ffprobe: String) throws -> HDRPlan {
+        let own = try options.engineForClip?(probe.color)
+        guard probe.color.hdrSignal != nil else { return HDRPlan(sdr: own ?? engine) }
+        let hdrEngine = own
+        if hdrEngine == nil, probe.pixelFormat.isRGB {
+            throw VideoError.unsupportedPixelFormat(path: input, pixelFormat: probe.pixelFormat.name
+                + " (an HDR clip in RGB; colorcube maps HDR to SDR for YCbCr clips only)")
+        }
+        let metadata = HDRMetadata.probe(path: input, streamIndex: probe.streamIndex, ffprobe: ffprobe)
+        return HDRPlan(color: probe.color, metadata: metadata, handling: options.hdr, engine: engine,
+                       hdrEngine: hdrEngine, encoder: encoder)
     }
 
     /// The muxer for `output`: by its extension, else the input's container.
@@ -156,13 +184,13 @@ public struct VideoApplier: Sendable {
     /// the two, and as a way round a library problem.
     static let pipesForced = getenv("COLORCUBE_VIDEO_PIPES") != nil
 
-    private func run(_ plan: VideoCommands, programs: (ffmpeg: String, ffprobe: String), input: String, output: String,
+    private func run(_ plan: VideoCommands, hdr: HDRPlan, programs: (ffmpeg: String, ffprobe: String), input: String, output: String,
                      temporary: String, times: inout StageTimes, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
         // A closed pipe must show as EPIPE, not end colorcube.
         signal(SIGPIPE, SIG_IGN)
         if FFmpegLibraries.available, !Self.pipesForced, let format = plan.ycbcrFormat,
            plan.encoding.pixelFormat == format.name, let library = plan.libraryEncoding,
-           let frames = try runInProcess(plan, format: format, library: library, ffmpeg: programs.ffmpeg,
+           let frames = try runInProcess(plan, hdr: hdr, format: format, library: library, ffmpeg: programs.ffmpeg,
                                          input: input, output: output, temporary: temporary, times: &times,
                                          progress: progress) {
             return frames
@@ -198,11 +226,12 @@ public struct VideoApplier: Sendable {
         }
         close(encoded.read)
 
-        let stream = RawStreamApplier(engine: engine, width: plan.probe.width, height: plan.probe.height,
+        let stream = RawStreamApplier(engine: hdr.engine, width: plan.probe.width, height: plan.probe.height,
                                       format: plan.frameFormat, pixelLimit: options.pixelLimit, name: input)
         let grader = plan.ycbcrFormat.flatMap { format in
-            YCbCrFrameGrader(engine: engine, format: format, width: plan.probe.width, height: plan.probe.height,
-                             matrix: plan.matrix ?? "", fullRange: plan.range == "pc")
+            YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width, height: plan.probe.height,
+                             matrix: plan.matrix ?? "", fullRange: plan.range == "pc", hdr: hdr.mapping,
+                             outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix))
         }
         let relay = NUTFrameRelay(input: decoded.read, output: encoded.write, frameBytes: plan.frameBytes)
         let total = plan.probe.frameCount
@@ -259,7 +288,7 @@ public struct VideoApplier: Sendable {
     /// (as the encoding child does on the pipes path). Returns nil, having started nothing, when
     /// the decoder's frames are not the format the plan expects (say, big-endian samples); the
     /// pipes path then converts them.
-    private func runInProcess(_ plan: VideoCommands, format: YCbCrFrameFormat,
+    private func runInProcess(_ plan: VideoCommands, hdr: HDRPlan, format: YCbCrFrameFormat,
                               library: (encoder: [(String, String)], muxer: [String]), ffmpeg: String,
                               input: String, output: String, temporary: String, times: inout StageTimes,
                               progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int? {
@@ -273,9 +302,10 @@ public struct VideoApplier: Sendable {
         guard Int(decoder.info.width) == plan.probe.width, Int(decoder.info.height) == plan.probe.height,
               !decoded.name.hasSuffix("be"), YCbCrFrameFormat(source: decoded) == format else { return nil }
 
-        guard let grader = YCbCrFrameGrader(engine: engine, format: format, width: plan.probe.width,
+        guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
                                             height: plan.probe.height, matrix: plan.matrix ?? "",
-                                            fullRange: plan.range == "pc") else { return nil }
+                                            fullRange: plan.range == "pc", hdr: hdr.mapping,
+                                            outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix)) else { return nil }
         let pipe = try Self.makePipe()
         let muxing: ChildProcess
         do {

@@ -50,5 +50,5 @@ public struct VideoColor: Sendable, Equatable {
     }
 
     /// True when the transfer is PQ or HLG: the look then sees HDR code values.
-    public var isHDR: Bool { transfer == "smpte2084" || transfer == "arib-std-b67" }
+    public var isHDR: Bool { hdrSignal != nil }
 }

@@ -19,9 +19,13 @@ struct VideoCommands: Sendable {
     let matrix: String?
     let range: String
 
+    /// The output's colour description when it is not the source's (an HDR clip made SDR).
+    let colorOverride: VideoColor?
+
     init(probe: VideoProbe, input: String, encoding: VideoEncoding, muxer: String,
-         audioEncoder: String? = nil) throws(VideoError) {
+         audioEncoder: String? = nil, outputColor: VideoColor? = nil) throws(VideoError) {
         self.probe = probe
+        colorOverride = outputColor
         self.input = input
         self.encoding = encoding
         self.muxer = muxer
@@ -77,6 +81,7 @@ struct VideoCommands: Sendable {
 
     /// The output's colour description: the source's, and full range said whenever it is.
     private var outputColor: VideoColor {
+        if let colorOverride { return colorOverride }
         var color = probe.color
         if color.range == nil, range == "pc" { color.range = "pc" }
         return color

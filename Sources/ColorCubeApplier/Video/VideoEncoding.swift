@@ -91,6 +91,18 @@ public struct VideoEncoding: Sendable, Equatable {
         return VideoEncoding(encoder: encoder, options: options, pixelFormat: format)
     }
 
+    /// Adds encoder parameters (x265's `-x265-params`, SVT-AV1's `-svtav1-params`) to the ones
+    /// chosen, for the encoders that take such a list.
+    mutating func addParameters(_ parameters: [String]) {
+        let option = encoder == "libx265" ? "-x265-params" : encoder == "libsvtav1" ? "-svtav1-params" : nil
+        guard let option, !parameters.isEmpty else { return }
+        if let index = options.firstIndex(of: option), index + 1 < options.count {
+            options[index + 1] += ":" + parameters.joined(separator: ":")
+        } else {
+            options += [option, parameters.joined(separator: ":")]
+        }
+    }
+
     /// prores_ks's profile number for ffprobe's ProRes profile name (HQ when unknown).
     static func proresProfile(_ name: String?) -> Int {
         guard let name = name?.lowercased() else { return 3 }

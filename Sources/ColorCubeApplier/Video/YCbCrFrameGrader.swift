@@ -41,6 +41,10 @@ public struct YCbCrFrameGrader: Sendable {
     public let width: Int
     public let height: Int
     private let conversion: Conversion
+    /// The conversion back to YCbCr: `conversion`, or for an HDR clip made SDR, BT.709's.
+    private let outputConversion: Conversion
+    /// For an HDR clip: its pixels to the SDR rendition the look is given, and back.
+    let hdr: HDRFrameMapping?
     /// The 8-bit results met so far; nil deeper than 8 bits, or when not memoized.
     private let memo: YCbCrMemo8?
 
@@ -50,15 +54,27 @@ public struct YCbCrFrameGrader: Sendable {
     ///   - fullRange: pc range (codes 0 to 2^depth - 1) rather than tv (16 to 235 at 8 bits).
     ///   - memoized: remember 8-bit results by colour (64 MB of address space, touched where the
     ///     clip's colours fall); false computes every pixel.
-    public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
-                 memoized: Bool = true) {
-        guard let (kr, kb) = Self.coefficients(matrix), width > 0, height > 0 else { return nil }
+    ///   - hdr: for an HDR clip, how its pixels become the SDR rendition the look is given (and
+    ///     back, or on to SDR); the output then uses `outputMatrix` (BT.709 for SDR output).
+    init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
+          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: String? = nil) {
+        guard let (kr, kb) = Self.coefficients(matrix), let (outputKr, outputKb) = Self.coefficients(outputMatrix ?? matrix),
+              width > 0, height > 0 else { return nil }
         self.engine = engine
         self.format = format
         self.width = width
         self.height = height
+        self.hdr = hdr
         conversion = Conversion(kr: kr, kb: kb, bitDepth: format.bitDepth, fullRange: fullRange)
-        memo = memoized && format.bitDepth == 8 ? YCbCrMemo8() : nil
+        outputConversion = Conversion(kr: outputKr, kb: outputKb, bitDepth: format.bitDepth, fullRange: fullRange)
+        memo = memoized && format.bitDepth == 8 && hdr == nil ? YCbCrMemo8() : nil
+    }
+
+    /// A grader for SDR clips (the library's entry point).
+    public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
+                 memoized: Bool = true) {
+        self.init(engine: engine, format: format, width: width, height: height, matrix: matrix, fullRange: fullRange,
+                  memoized: memoized, hdr: nil)
     }
 
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
@@ -90,8 +106,18 @@ public struct YCbCrFrameGrader: Sendable {
 
     private func grade<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ samples: UnsafeMutablePointer<Sample>) {
         forEachChunkOfBands(samples) { planes, bands in
-            let scratch = UnsafeMutablePointer<Sample>.allocate(capacity: width * (1 << format.chromaShiftY) * 3)
+            let pixels = width * (1 << format.chromaShiftY)
+            let scratch = UnsafeMutablePointer<Sample>.allocate(capacity: pixels * 3)
             defer { scratch.deallocate() }
+            if let hdr {
+                let renditions = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: pixels)
+                defer { renditions.deallocate() }
+                for band in bands {
+                    gradeBand(band, planes: planes, chromaWidth: format.chromaWidth(width), scratch: scratch,
+                              hdr: hdr, renditions: renditions)
+                }
+                return
+            }
             for band in bands {
                 gradeBand(band, planes: planes, chromaWidth: format.chromaWidth(width), scratch: scratch)
             }
@@ -119,14 +145,22 @@ public struct YCbCrFrameGrader: Sendable {
         let red: DisjointRegions<UnsafeMutablePointer<Sample>>
     }
 
+    /// Chroma row `band`'s number of luma rows, and where its luma, blue and red samples start.
+    @inline(__always)
+    private func rowsAndPlanes<Sample>(of band: Int, planes: Planes<Sample>, chromaWidth: Int)
+        -> (Int, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>) {
+        let shiftY = format.chromaShiftY
+        let firstRow = band << shiftY
+        return (min(height, (band + 1) << shiftY) - firstRow, planes.luma.start(of: firstRow * width),
+                planes.blue.start(of: band * chromaWidth), planes.red.start(of: band * chromaWidth))
+    }
+
     /// Grades chroma row `band` and the luma rows it covers.
     private func gradeBand<Sample: FixedWidthInteger & UnsignedInteger>(
         _ band: Int, planes: Planes<Sample>, chromaWidth: Int, scratch: UnsafeMutablePointer<Sample>
     ) {
-        let shiftX = format.chromaShiftX, shiftY = format.chromaShiftY
-        let firstRow = band << shiftY, rows = min(height, (band + 1) << shiftY) - firstRow
-        let luma = planes.luma.start(of: firstRow * width)
-        let blue = planes.blue.start(of: band * chromaWidth), red = planes.red.start(of: band * chromaWidth)
+        let shiftX = format.chromaShiftX
+        let (rows, luma, blue, red) = rowsAndPlanes(of: band, planes: planes, chromaWidth: chromaWidth)
         let c = conversion
         let engineMax = Float(Sample.max)
 
@@ -144,17 +178,27 @@ public struct YCbCrFrameGrader: Sendable {
         engine.apply(scratch, rows * width, parallel: false)
 
         // The look's change added to the unclamped colours, then back to YCbCr.
+        writeBack(rows: rows, chromaWidth: chromaWidth, luma: luma, blue: blue, red: red, conversion: c) { index, chroma in
+            Self.graded(c.rgb(luma: luma[index], blue: blue[chroma], red: red[chroma]), scratch + index * 3)
+        }
+    }
+
+    /// Writes a band's graded colours back as YCbCr with `conversion`: each pixel's luma, and each
+    /// block's chroma as the mean of its pixels'. `graded(index, chroma)` gives the colour of the
+    /// pixel at `index` of the band, in block `chroma`, from the codes still in place.
+    @inline(__always)
+    private func writeBack<Sample: FixedWidthInteger & UnsignedInteger>(
+        rows: Int, chromaWidth: Int, luma: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
+        red: UnsafeMutablePointer<Sample>, conversion c: Conversion, _ graded: (_ index: Int, _ chroma: Int) -> SIMD3<Float>
+    ) {
+        let shiftX = format.chromaShiftX
         for chroma in 0..<chromaWidth {
             let firstColumn = chroma << shiftX, columns = min(width, (chroma + 1) << shiftX) - firstColumn
-            let blueCode = blue[chroma], redCode = red[chroma]
             var sum = SIMD2<Float>.zero
             for row in 0..<rows {
                 for x in firstColumn..<(firstColumn + columns) {
                     let index = row * width + x
-                    let rgb = c.rgb(luma: luma[index], blue: blueCode, red: redCode)
-                    let looked = scratch + index * 3
-                    let out = Self.graded(rgb, looked)
-                    let (y, difference) = c.ycbcr(out)
+                    let (y, difference) = c.ycbcr(graded(index, chroma))
                     luma[index] = c.lumaCode(y)
                     sum += difference
                 }
@@ -163,6 +207,55 @@ public struct YCbCrFrameGrader: Sendable {
             blue[chroma] = c.chromaCode(mean.x)
             red[chroma] = c.chromaCode(mean.y)
         }
+    }
+
+    /// Grades chroma row `band` and the luma rows it covers of an HDR clip: the look is given each
+    /// pixel's SDR rendition (`renditions` keeps it, and its headroom, between the two passes),
+    /// and its result goes back into the clip's signal or, made SDR, out as it is.
+    private func gradeBand<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ band: Int, planes: Planes<Sample>, chromaWidth: Int, scratch: UnsafeMutablePointer<Sample>,
+        hdr: HDRFrameMapping, renditions: UnsafeMutablePointer<SIMD4<Float>>
+    ) {
+        let shiftX = format.chromaShiftX
+        let (rows, luma, blue, red) = rowsAndPlanes(of: band, planes: planes, chromaWidth: chromaWidth)
+        let c = conversion
+        let engineMax = Float(Sample.max)
+        let keepsSignal = hdr.mode == .keep
+
+        for row in 0..<rows {
+            for x in 0..<width {
+                let rgb = c.rgb(luma: luma[row * width + x], blue: blue[x >> shiftX], red: red[x >> shiftX])
+                let seen = hdr.rendition(of: SIMD3(unit(rgb.x), unit(rgb.y), unit(rgb.z)))
+                renditions[row * width + x] = SIMD4(seen.code, seen.headroom)
+                let target = scratch + (row * width + x) * 3
+                target[0] = sample(unit(seen.code.x) * engineMax + 0.5)
+                target[1] = sample(unit(seen.code.y) * engineMax + 0.5)
+                target[2] = sample(unit(seen.code.z) * engineMax + 0.5)
+            }
+        }
+        engine.apply(scratch, rows * width, parallel: false)
+
+        writeBack(rows: rows, chromaWidth: chromaWidth, luma: luma, blue: blue, red: red, conversion: outputConversion) { index, chroma in
+            let seen = renditions[index]
+            // The look's change in the rendition, colours outside BT.709 kept as the SDR path keeps them.
+            let graded = Self.graded(SIMD3(seen.x, seen.y, seen.z), scratch + index * 3)
+            guard keepsSignal else { return graded }
+            let rgb = c.rgb(luma: luma[index], blue: blue[chroma], red: red[chroma])
+            return Self.kept(rgb, clamped: SIMD3(unit(rgb.x), unit(rgb.y), unit(rgb.z)),
+                             result: hdr.signal(of: graded, headroom: seen.w))
+        }
+    }
+
+    /// `graded`'s rule for a result in Float: the change from the clamped colour added to the
+    /// unclamped one, the excursion beyond the cube faded as the look moves the face it crossed.
+    @inline(__always)
+    private static func kept(_ value: SIMD3<Float>, clamped: SIMD3<Float>, result: SIMD3<Float>) -> SIMD3<Float> {
+        @inline(__always)
+        func kept(_ value: Float, _ clamped: Float, _ result: Float) -> Float {
+            let change = result - clamped
+            return clamped + change + (value - clamped) * max(0, 1 - faceRamp * abs(change))
+        }
+        return SIMD3(kept(value.x, clamped.x, result.x), kept(value.y, clamped.y, result.y), kept(value.z, clamped.z, result.z))
     }
 
     /// The graded colour of a pixel at `rgb` (not clamped) whose clamped, rounded codes the engine

@@ -43,6 +43,12 @@ extension ColorCubeCommand {
                                    valueName: "name"))
         var audioCodec: String?
 
+        @Option(help: ArgumentHelp("What an HDR clip (PQ or HLG) becomes under a look made for SDR: keep (stays HDR; the look acts "
+            + "on its SDR rendition, BT.2408's 203 cd/m² as SDR's 1.0, and highlights keep their light) or to-sdr (a BT.709 "
+            + "SDR clip, highlights rolled off). A --look-space naming an HDR display space applies the look to the clip's values.",
+            valueName: "keep|to-sdr"))
+        var hdr: HDRHandling = .keep
+
         @Option(help: "Constant quality for libx264/libx265 (default 16), libvpx-vp9 (16) and libsvtav1 (20); lower is better.")
         var crf: Int?
 
@@ -74,7 +80,7 @@ extension ColorCubeCommand {
         func validate() throws {
             if rawOptions.raw != nil {
                 let fileOptions = [(jobs != nil, "--jobs"), (skipExisting, "--skip-existing"), (shard != nil, "--shard"), (dither != .none, "--dither"),
-                                   (videoCodec != nil, "--video-codec"), (crf != nil, "--crf"), (audioCodec != nil, "--audio-codec"),
+                                   (videoCodec != nil, "--video-codec"), (crf != nil, "--crf"), (hdr != .keep, "--hdr"), (audioCodec != nil, "--audio-codec"),
                                    (quality != nil, "--quality"), (benchmark, "--benchmark")]
                 if let (_, name) = fileOptions.first(where: { $0.0 }) {
                     throw ValidationError("\(name) applies to image files, not to --raw frame streams")
@@ -107,12 +113,12 @@ extension ColorCubeCommand {
                 if rawOptions.raw != nil {
                     try runRaw(engine: engines.pictures)
                 } else {
-                    try runImages(engine: engines.pictures, clipEngine: engines.clips, declared: engines.declared)
+                    try runImages(engines)
                 }
             }
         }
 
-        private func runImages(engine: LUTEngine, clipEngine: LUTEngine, declared: PictureSpaceEngines) throws {
+        private func runImages(_ engines: Engines) throws {
             guard let output else { return }
             let started = ContinuousClock.now
             let plan = try BatchPlan(inputs: inputs, output: output, shard: shard.flatMap(Shard.init(parsing:)),
@@ -130,11 +136,13 @@ extension ColorCubeCommand {
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             options.dither = dither
+            let declared = engines.declared
             options.engineForPicture = { image, path in try declared.engine(for: image, path: path) }
-            let applier = ImageApplier(engine: engine, options: options)
-            let video = VideoApplier(engine: clipEngine, options: .init(videoCodec: videoCodec, crf: crf, audioCodec: audioCodec,
-                                                                    concurrentClips: jobs ?? 1,
-                                                                    pixelLimit: limits.pixelLimit))
+            let applier = ImageApplier(engine: engines.pictures, options: options)
+            var videoOptions = VideoApplier.Options(videoCodec: videoCodec, crf: crf, audioCodec: audioCodec,
+                                                    concurrentClips: jobs ?? 1, pixelLimit: limits.pixelLimit, hdr: hdr)
+            videoOptions.engineForClip = engines.forClip
+            let video = VideoApplier(engine: engines.clips, options: videoOptions)
             let progress = ProgressLine(total: plan.jobs.count)
             let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
                                      skipExisting: skipExisting, video: video) { job, done, total in
@@ -148,12 +156,10 @@ extension ColorCubeCommand {
                 case .done(let report) where report.imageCount > 1:
                     progress.clear()
                     Diagnostics.note("\(job.input): graded the first of its \(report.imageCount) images")
-                case .doneVideo(let report) where report.probe.color.isHDR || !report.streamNotes.isEmpty:
+                case .doneVideo(let report) where report.hdrNote != nil || !report.streamNotes.isEmpty:
                     progress.clear()
                     for note in report.streamNotes { Diagnostics.note("\(job.input): \(note)") }
-                    if report.probe.color.isHDR {
-                        Diagnostics.note("\(job.input): HDR video (\(report.probe.color.transfer ?? "")): the look was applied to its code values as encoded")
-                    }
+                    if let note = report.hdrNote { Diagnostics.note("\(job.input): \(note)") }
                 default:
                     break
                 }
@@ -191,3 +197,5 @@ extension ColorCubeCommand.Apply {
 extension Interpolation: ExpressibleByArgument {}
 
 extension Dither: ExpressibleByArgument {}
+
+extension HDRHandling: ExpressibleByArgument {}
