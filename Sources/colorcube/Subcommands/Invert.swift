@@ -49,7 +49,7 @@ extension ColorCubeCommand {
                 let written = try LUTWriter.write(inverted, format: chosen, to: output, title: inverted.title ?? "",
                                                   size: size,
                                                   options: LUTWriter.Options(bitDepth: depth))
-                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--size")
+                Diagnostics.report(written, path: output, format: chosen)
             }
         }
     }
