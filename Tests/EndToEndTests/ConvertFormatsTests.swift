@@ -78,6 +78,30 @@ enum ImageDifference {
         #expect(try Self.cubeValues(scratch.file("warm.cube")).count == 33 * 33 * 33 * 3)
     }
 
+    /// A correction taken from a collection keeps its own id in the .cc written, whatever the
+    /// file is called.
+    @Test func aCorrectionKeepsItsIdWhenWrittenOnItsOwn() throws {
+        let scratch = try Scratch()
+        func correction(_ id: String, slope: String) -> String {
+            "  <ColorCorrection id=\"\(id)\">\n    <SOPNode>\n      <Slope>\(slope)</Slope>\n      <Offset>0 0 0</Offset>\n"
+                + "      <Power>1 1 1</Power>\n    </SOPNode>\n  </ColorCorrection>\n"
+        }
+        let collection = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ColorCorrectionCollection xmlns=\"urn:ASC:CDL:v1.01\">\n"
+            + correction("warm", slope: "1.1 1 0.9") + correction("cool", slope: "0.9 1 1.15") + "</ColorCorrectionCollection>\n"
+        try Data(collection.utf8).write(to: URL(fileURLWithPath: scratch.file("shot.ccc")))
+
+        var result = try CommandRunner.run(["convert", scratch.file("shot.ccc"), "--cdl-id", "cool", "-o", scratch.file("cool.cc")])
+        #expect(result.status == 0, "\(result.stderr)")
+        var text = try String(contentsOfFile: scratch.file("cool.cc"), encoding: .utf8)
+        #expect(text.contains("<ColorCorrection id=\"cool\">\n"), "\(text)")
+        #expect(text.contains("<Slope>0.9 1.0 1.15</Slope>"))
+
+        result = try CommandRunner.run(["convert", scratch.file("shot.ccc"), "-o", scratch.file("first.cdl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        text = try String(contentsOfFile: scratch.file("first.cdl"), encoding: .utf8)
+        #expect(text.contains("<ColorCorrection id=\"warm\">\n"), "\(text)")
+    }
+
     @Test func aLevel12HaldGoesBackTo64ForCoreImage() throws {
         let scratch = try Scratch()
         try CommandRunner.run(["generate", "--size", "16", "-o", scratch.file("identity.png")])
