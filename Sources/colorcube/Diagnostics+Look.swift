@@ -30,12 +30,11 @@ extension Diagnostics {
         }
     }
 
-    /// Prints what writing a look did to it: baking error, clamping, Core Image's size limit.
-    /// - Parameter sizeFlag: the command's flag for the cube size (`--resample` in convert,
-    ///   `--size` in combine and invert), named in the advice.
-    static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat, sizeFlag: String) {
+    /// Prints what writing a look did to it: baking error, clamping, Core Image's size limit. The
+    /// advice names `--size`, the cube size in every command that writes a look.
+    static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat) {
         if let error = written.bakingError, error.isNoticeable, let size = written.size {
-            let larger = size < 65 ? "\(sizeFlag) 65" : "a larger \(sizeFlag)"
+            let larger = size < 65 ? "--size 65" : "a larger --size"
             Diagnostics.warning("\(path): baking the look into a \(size)-cube changes it by up to "
                 + "\(decimal(error.maxCodes, places: 1)) 8-bit codes (mean \(decimal(error.meanCodes, places: 2))); "
                 + "\(larger), or a format that holds the chain (.clf), keeps it closer")
@@ -47,7 +46,7 @@ extension Diagnostics {
         }
         if written.exceedsCoreImage, let size = written.size {
             Diagnostics.note("\(path) holds a \(size)-cube; Core Image is reported to reject cubes above "
-                + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --resample 64 for Core Image")
+                + "\(LUTWriter.coreImageMaximumSize) (CIColorCube takes 2 to 64): pass --size 64 for Core Image")
         }
     }
 }

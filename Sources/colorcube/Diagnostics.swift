@@ -86,11 +86,11 @@ extension Diagnostics {
         case .ignoreProfile:
             "; use --ignore-profile to keep its code values"
         case .resample(let largestSize?):
-            "; pass --resample \(largestSize) or smaller (65 or 33 are usual)"
+            "; pass --size \(largestSize) or smaller (65 or 33 are usual)"
         case .resample(nil):
-            "; pass --resample, e.g. --resample 64"
+            "; pass --size, e.g. --size 64"
         case .chooseSize(let foundSize):
-            " Drop --size or pass --size \(foundSize)."
+            " Drop --expect-size or pass --expect-size \(foundSize)."
         case .premultiplyAlpha:
             ", or pass --alpha premultiply to keep the transparency premultiplied"
         case .rawFrames:

@@ -14,7 +14,7 @@ enum HelpExamples {
     static let convert = block([
         "colorcube convert edited.png                # edited.bin, Core Image's data",
         "colorcube convert edited.png -o look.cube   # for Resolve, Premiere, ffmpeg",
-        "colorcube convert film.png --resample 64 -o film.bin",
+        "colorcube convert film.png --size 64 -o film.bin",
         "colorcube convert show-lut.clf -o show-lut.cube",
         "colorcube convert shot.ccc --cdl-id cool -o cool.cc",
         "colorcube convert --from slog3_sgamut3cine --to acescct -o slog3-to-acescct.clf",

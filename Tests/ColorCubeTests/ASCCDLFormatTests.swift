@@ -171,6 +171,7 @@ import Testing
         let a = try #require(look.transform.operations.first as? CDLOp), b = try #require(back.transform.operations.first as? CDLOp)
         #expect(a.slope == b.slope && a.offset == b.offset && a.power == b.power && a.saturation == b.saturation && a.style == b.style)
         #expect(back.title == "cool & warm")
+        #expect(b.id == "cool")
     }
 
     /// OpenColorIO reads what is written: a .cc through ocioconvert, a .ccc and .cdl through

@@ -8,9 +8,39 @@ import Testing
     @Test func formatsAreToldApartByContent() {
         #expect(ImageFormat(signature: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)
         #expect(ImageFormat(signature: [0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
-        #expect(ImageFormat(signature: Array("GIF89a".utf8)) == nil)
+        #expect(ImageFormat(signature: Array("GIF89a".utf8)) == UnreadPictureCodec(.gif).format)
         #expect(ImageFormat(signature: []) == nil)
     }
+
+    /// Pictures in formats colorcube does not decode are recognised by their signatures (not by
+    /// two letters that start many text files) and refused with the format's name.
+    @Test func picturesInFormatsNotReadAreRecognisedAndRefusedByName() throws {
+        let signatures: [(UnreadPictureCodec.Kind, [UInt8])] = [
+            (.gif, Self.gif), (.gif, Array("GIF87a".utf8)), (.bmp, Self.bmp),
+            (.photoshop, Array("8BPS".utf8) + [0, 1, 0, 0]),
+            (.jpeg2000, [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]), (.jpeg2000, [0xFF, 0x4F, 0xFF, 0x51]),
+            (.jpegXL, [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]), (.jpegXL, [0xFF, 0x0A, 0, 0]),
+        ]
+        for (kind, bytes) in signatures {
+            #expect(ImageFormat(signature: bytes) == UnreadPictureCodec(kind).format, "\(kind)")
+        }
+        #expect(ImageFormat(signature: Array("BMW service notes, 2nd page\n".utf8)) == nil)
+        #expect(ImageFormat(signature: Array("8BPS".utf8) + [0, 7]) == nil)
+
+        let folder = try TemporaryDirectory()
+        let path = folder.file("scan.dat")
+        try Data(Self.bmp).write(to: URL(fileURLWithPath: path))
+        #expect(throws: ImageError.unreadFormat(path: path, format: "BMP")) { try ImageCodecs.read(path: path) }
+        #expect(ImageError.unreadFormat(path: path, format: "BMP").description
+            == "\(path) is a BMP picture, a format colorcube does not read; convert it to PNG (or TIFF, JPEG) first")
+    }
+
+    /// A 1x1 GIF and a 1x1 24-bit BMP, whole files.
+    static let gif: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF,
+                                                       0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+    static let bmp: [UInt8] = Array("BM".utf8) + [58, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+                                                  1, 0, 24, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0x13, 0x0B, 0, 0, 0x13, 0x0B, 0, 0,
+                                                  0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0x40, 0x80, 0]
 
     @Test func extensionsNameWritableFormatsOnly() {
         #expect(ImageFormat(pathExtension: "JPG") == .jpeg)
@@ -168,16 +198,22 @@ import Testing
         try Data("notes".utf8).write(to: URL(fileURLWithPath: folder.file("in/notes.txt")))
         try Data("more".utf8).write(to: URL(fileURLWithPath: folder.file("in/list.csv")))
         try HostileFiles.write(HostileFiles.tiff(entries: [(50706, 1)]), to: folder.file("in/raw.dng"))
+        try Data(Self.gif).write(to: URL(fileURLWithPath: folder.file("in/anim.gif")))
+        try Data(Self.bmp).write(to: URL(fileURLWithPath: folder.file("in/scan.bmp")))
+        try Data(Self.bmp).write(to: URL(fileURLWithPath: folder.file("in/scan2.bmp")))
         let plan = try BatchPlan(inputs: [folder.file("in")], output: folder.file("out"))
         #expect(plan.jobs.map(\.relativePath) == ["a.png"])
-        #expect(plan.passedOverSummary == ["2 files colorcube does not read as images (list.csv, notes.txt)", "1 camera raw file"])
+        #expect(plan.passedOverSummary == [
+            "3 GIF/BMP pictures (anim.gif, scan.bmp, scan2.bmp: formats colorcube does not read; convert them to PNG)",
+            "2 files colorcube does not recognise as images (list.csv, notes.txt)", "1 camera raw file",
+        ])
     }
 
     @Test func aFolderWithoutImagesIsAnError() throws {
         let folder = try TemporaryDirectory()
         try FileManager.default.createDirectory(atPath: folder.file("in"), withIntermediateDirectories: true)
         try Data("notes".utf8).write(to: URL(fileURLWithPath: folder.file("in/notes.txt")))
-        #expect(throws: BatchError.noImages(inputs: [folder.file("in")], passedOver: ["1 file colorcube does not read as images (notes.txt)"])) {
+        #expect(throws: BatchError.noImages(inputs: [folder.file("in")], passedOver: ["1 file colorcube does not recognise as images (notes.txt)"])) {
             try BatchPlan(inputs: [folder.file("in")], output: folder.file("out"))
         }
     }

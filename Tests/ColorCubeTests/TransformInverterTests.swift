@@ -57,6 +57,26 @@ struct TransformInverterTests {
 
     /// The inverse's lattice spans 0...1 at least (where OpenColorIO's inverse takes its input),
     /// widened to the look's output range.
+    /// A per-channel look's inverse as one 1D table with evenly spaced inputs over 0...1 widened
+    /// to the look's output range, undoing the look; a look that mixes channels has none.
+    @Test func aPerChannelLookInvertsIntoOneEvenlySpacedTable() throws {
+        let curve = try LUT1DOp(entries: [SIMD3(0, 0, 0), SIMD3(0.25, 0.5, 0.6), SIMD3(1, 1.5, 1)])
+        let power = try ExponentOp(style: .basicFwd, exponent: SIMD3(2.2, 1, 0.5))
+        let forward = Transform([curve, power])
+        let inverse = try #require(try TransformInverter.invertedCurves(of: forward, length: 1024))
+        #expect(inverse.curves.allSatisfy { $0.inputs == .uniform(0...1.5) && $0.outputs.count == 1024 })
+        var largest = 0.0
+        for step in 0...255 {
+            let y = SIMD3(repeating: Double(step) / 255)
+            let miss = forward.apply(inverse.apply(y)) - y
+            largest = max(largest, 255 * max(abs(miss.x), abs(miss.y), abs(miss.z)))
+        }
+        #expect(largest < 0.1, "off by up to \(largest) 8-bit codes")
+
+        #expect(try TransformInverter.invertedCurves(of: Transform([try CDLOp(saturation: 0.8)])) == nil)
+        #expect(try TransformInverter.invertedCurves(of: Transform(cube: try ColorCube.identity(size: 2))) == nil)
+    }
+
     @Test func inverseDomainCoversTheUnitCubeAndTheOutputRange() throws {
         let narrow = try Self.inverseLattice(of: try Self.look(size: 5, .tetrahedral) { 0.2 + 0.5 * $0 }, size: 5)
         #expect(narrow.domainMin == SIMD3(repeating: 0) && narrow.domainMax == SIMD3(repeating: 1))

@@ -84,7 +84,7 @@ import Testing
         let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out"), "--jobs", "2"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(scratch.file("in/a/broken.jpg")) is damaged or truncated"))
-        #expect(result.stderr.hasSuffix("colorcube: 5 done, 0 skipped, 1 failed; passed over 1 file colorcube does not read as images (a/notes.txt)\n"))
+        #expect(result.stderr.hasSuffix("colorcube: 5 done, 0 skipped, 1 failed; passed over 1 file colorcube does not recognise as images (a/notes.txt)\n"))
         #expect(scratch.listing("out") == ["a", "a/b", "a/b/photo.jpg", "a/b/three.png", "a/renamed.dat", "a/two.png", "one.png"])
         #expect(try snapshot(scratch.file("in")) == before, "inputs are byte-identical afterwards")
         #expect(ImageFormat(sniffing: scratch.file("out/a/b/photo.jpg")) == .jpeg)
@@ -109,6 +109,37 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: scratch.file("raw.png")))
     }
 
+    /// A folder run names the pictures it passed over for their format, apart from files that are
+    /// not images; such a picture named on its own is refused by its format's name.
+    @Test func picturesInFormatsNotReadAreNamedWithWhatToDo() throws {
+        let scratch = try Scratch()
+        let look = try Self.writeInvertLook(scratch)
+        try FileManager.default.createDirectory(atPath: scratch.file("in"), withIntermediateDirectories: true)
+        try Self.writePhoto(scratch.file("in/one.png"))
+        let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF,
+                                          0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        let bmp = Array("BM".utf8) + [58, 0, 0, 0, 0, 0, 0, 0, 54, 0, 0, 0, 40, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0,
+                                      1, 0, 24, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0x13, 0x0B, 0, 0, 0x13, 0x0B, 0, 0,
+                                      0, 0, 0, 0, 0, 0, 0, 0, 0x20, 0x40, 0x80, 0]
+        try Data(gif).write(to: URL(fileURLWithPath: scratch.file("in/logo.gif")))
+        try Data(bmp).write(to: URL(fileURLWithPath: scratch.file("in/scan.bmp")))
+        for name in ["notes.txt", "list.csv", "data.bin"] {
+            try Data("not a picture".utf8).write(to: URL(fileURLWithPath: scratch.file("in/\(name)")))
+        }
+        let folder = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out")])
+        #expect(folder.status == 0, "\(folder.stderr)")
+        #expect(folder.stderr == "colorcube: 1 done, 0 skipped, 0 failed; passed over 2 GIF/BMP pictures (logo.gif, scan.bmp: "
+            + "formats colorcube does not read; convert them to PNG) and 3 files colorcube does not recognise as images "
+            + "(data.bin, list.csv, notes.txt)\n")
+        #expect(scratch.listing("out") == ["one.png"])
+
+        let named = try CommandRunner.run(["apply", look, scratch.file("in/logo.gif"), "-o", scratch.file("logo.png")])
+        #expect(named.status == 1)
+        #expect(named.stderr == "colorcube: error: \(scratch.file("in/logo.gif")) is a GIF picture, a format colorcube does not read; "
+            + "convert it to PNG (or TIFF, JPEG) first\n")
+        #expect(!scratch.exists("logo.png"))
+    }
+
     @Test func aFolderWithNoImageSaysSoAndFails() throws {
         let scratch = try Scratch()
         let look = try Self.writeInvertLook(scratch)
@@ -116,7 +147,7 @@ import Testing
         try Data("shopping list".utf8).write(to: URL(fileURLWithPath: scratch.file("in/notes.txt")))
         let result = try CommandRunner.run(["apply", look, scratch.file("in"), "-o", scratch.file("out")])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("found no image to grade in \(scratch.file("in")); passed over 1 file colorcube does not read as images (notes.txt)"))
+        #expect(result.stderr.contains("found no image to grade in \(scratch.file("in")); passed over 1 file colorcube does not recognise as images (notes.txt)"))
     }
 
     @Test func aHostileHeaderIsOneMessageNotACrash() throws {

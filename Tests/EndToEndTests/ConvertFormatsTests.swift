@@ -68,20 +68,44 @@ enum ImageDifference {
         #expect(largest <= tolerance, "\(format): expected <= \(tolerance), observed \(largest)")
     }
 
-    @Test func resampleChangesTheSize() throws {
+    @Test func sizeChangesTheSize() throws {
         let scratch = try Scratch()
         try CommandRunner.run(["generate", "--look", "warm-fade", "-o", scratch.file("warm.png")])
-        let result = try CommandRunner.run(["convert", scratch.file("warm.png"), "--resample", "33", "-o", scratch.file("warm.cube")])
+        let result = try CommandRunner.run(["convert", scratch.file("warm.png"), "--size", "33", "-o", scratch.file("warm.cube")])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOfFile: scratch.file("warm.cube"), encoding: .utf8)
         #expect(text.contains("LUT_3D_SIZE 33\n"))
         #expect(try Self.cubeValues(scratch.file("warm.cube")).count == 33 * 33 * 33 * 3)
     }
 
+    /// A correction taken from a collection keeps its own id in the .cc written, whatever the
+    /// file is called.
+    @Test func aCorrectionKeepsItsIdWhenWrittenOnItsOwn() throws {
+        let scratch = try Scratch()
+        func correction(_ id: String, slope: String) -> String {
+            "  <ColorCorrection id=\"\(id)\">\n    <SOPNode>\n      <Slope>\(slope)</Slope>\n      <Offset>0 0 0</Offset>\n"
+                + "      <Power>1 1 1</Power>\n    </SOPNode>\n  </ColorCorrection>\n"
+        }
+        let collection = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ColorCorrectionCollection xmlns=\"urn:ASC:CDL:v1.01\">\n"
+            + correction("warm", slope: "1.1 1 0.9") + correction("cool", slope: "0.9 1 1.15") + "</ColorCorrectionCollection>\n"
+        try Data(collection.utf8).write(to: URL(fileURLWithPath: scratch.file("shot.ccc")))
+
+        var result = try CommandRunner.run(["convert", scratch.file("shot.ccc"), "--cdl-id", "cool", "-o", scratch.file("cool.cc")])
+        #expect(result.status == 0, "\(result.stderr)")
+        var text = try String(contentsOfFile: scratch.file("cool.cc"), encoding: .utf8)
+        #expect(text.contains("<ColorCorrection id=\"cool\">\n"), "\(text)")
+        #expect(text.contains("<Slope>0.9 1.0 1.15</Slope>"))
+
+        result = try CommandRunner.run(["convert", scratch.file("shot.ccc"), "-o", scratch.file("first.cdl")])
+        #expect(result.status == 0, "\(result.stderr)")
+        text = try String(contentsOfFile: scratch.file("first.cdl"), encoding: .utf8)
+        #expect(text.contains("<ColorCorrection id=\"warm\">\n"), "\(text)")
+    }
+
     @Test func aLevel12HaldGoesBackTo64ForCoreImage() throws {
         let scratch = try Scratch()
         try CommandRunner.run(["generate", "--size", "16", "-o", scratch.file("identity.png")])
-        var result = try CommandRunner.run(["convert", scratch.file("identity.png"), "--resample", "144", "-o", scratch.file("hald-12.png")])
+        var result = try CommandRunner.run(["convert", scratch.file("identity.png"), "--size", "144", "-o", scratch.file("hald-12.png")])
         #expect(result.status == 0, "\(result.stderr)")
         let image = try PNGFile.read(path: scratch.file("hald-12.png"))
         #expect(image.width == 1728 && image.height == 1728)
@@ -89,9 +113,9 @@ enum ImageDifference {
         result = try CommandRunner.run(["convert", scratch.file("hald-12.png"), "-o", scratch.file("hald-12.bin")])
         #expect(result.status == 0)
         #expect(result.stderr == "colorcube: \(scratch.file("hald-12.bin")) holds a 144-cube; Core Image is reported to reject "
-            + "cubes above 64 (CIColorCube takes 2 to 64): pass --resample 64 for Core Image\n")
+            + "cubes above 64 (CIColorCube takes 2 to 64): pass --size 64 for Core Image\n")
 
-        result = try CommandRunner.run(["convert", scratch.file("hald-12.png"), "--resample", "64", "-o", scratch.file("core.bin")])
+        result = try CommandRunner.run(["convert", scratch.file("hald-12.png"), "--size", "64", "-o", scratch.file("core.bin")])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: scratch.file("core.bin")))
@@ -101,17 +125,17 @@ enum ImageDifference {
     @Test func aCubeWithoutAHaldSizeCannotBeAPNG() throws {
         let scratch = try Scratch()
         try CommandRunner.run(["generate", "--look", "cyanotype", "-o", scratch.file("blue.png")])
-        try CommandRunner.run(["convert", scratch.file("blue.png"), "--resample", "33", "-o", scratch.file("blue.cube")])
+        try CommandRunner.run(["convert", scratch.file("blue.png"), "--size", "33", "-o", scratch.file("blue.cube")])
         let result = try CommandRunner.run(["convert", scratch.file("blue.cube"), "-o", scratch.file("blue-again.png")])
         #expect(result.status == 1)
         #expect(result.stderr == "colorcube: error: cannot write \(scratch.file("blue-again.png")): a 33-cube cannot be stored as a Hald "
-            + "PNG (sizes 4, 9, 16, ..., 256: a square of 2...16); pass --resample, e.g. --resample 64\n")
+            + "PNG (sizes 4, 9, 16, ..., 256: a square of 2...16); pass --size, e.g. --size 64\n")
         #expect(!scratch.exists("blue-again.png"))
-        let link = try CommandRunner.run(["convert", scratch.file("blue.png"), "--resample", "256", "-o", scratch.file("blue.icc")])
+        let link = try CommandRunner.run(["convert", scratch.file("blue.png"), "--size", "256", "-o", scratch.file("blue.icc")])
         #expect(link.status == 1)
         #expect(link.stderr == "colorcube: error: cannot write \(scratch.file("blue.icc")): a 256-cube cannot be stored as an ICC "
             + "device link (sizes 2...255: an ICC colour table holds at most 255 points per axis); "
-            + "pass --resample 255 or smaller (65 or 33 are usual)\n")
+            + "pass --size 255 or smaller (65 or 33 are usual)\n")
         #expect(!scratch.exists("blue.icc"))
     }
 
@@ -123,9 +147,9 @@ enum ImageDifference {
         result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.3dl"), "--depth", "8"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("invalid --depth 8 for 3dl output; use 10, 12 or 16"))
-        result = try CommandRunner.run(["convert", scratch.file("absent.png"), "--resample", "300"])
+        result = try CommandRunner.run(["convert", scratch.file("absent.png"), "--size", "300"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("invalid --resample 300; use 2 to 256 points per axis"))
+        #expect(result.stderr.contains("invalid --size 300; use 2 to 256 points per axis"))
         result = try CommandRunner.run(["convert", scratch.file("absent.png"), "-o", scratch.file("a.lux")])
         #expect(result.status == 64)
         #expect(result.stderr.contains("cannot tell the format of \(scratch.file("a.lux")) from its extension"))
@@ -145,7 +169,7 @@ enum ImageDifference {
         let scratch = try Scratch()
         let photo = try #require(Resources.photo("chelsea.png"))
         try CommandRunner.run(["generate", "--look", "teal-orange", "-o", scratch.file("look.png")])
-        try CommandRunner.run(["convert", scratch.file("look.png"), "--resample", "33", "-o", scratch.file("look.cube")])
+        try CommandRunner.run(["convert", scratch.file("look.png"), "--size", "33", "-o", scratch.file("look.cube")])
         let ours = try CommandRunner.run(["apply", scratch.file("look.cube"), photo, "-o", scratch.file("ours.png")])
         #expect(ours.status == 0, "\(ours.stderr)")
         let theirs = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-i", photo,
@@ -163,7 +187,7 @@ enum ImageDifference {
         let scratch = try Scratch()
         let photo = try #require(Resources.photo("rocket.jpg"))
         try CommandRunner.run(["generate", "--look", "cyanotype", "-o", scratch.file("look.png")])
-        let converted = try CommandRunner.run(["convert", scratch.file("look.png"), "--resample", "33", "-o", scratch.file("look.icc")])
+        let converted = try CommandRunner.run(["convert", scratch.file("look.png"), "--size", "33", "-o", scratch.file("look.icc")])
         #expect(converted.status == 0, "\(converted.stderr)")
         // Little CMS interpolates 3D tables tetrahedrally.
         let ours = try CommandRunner.run(["apply", scratch.file("look.icc"), photo, "-o", scratch.file("ours.jpg"),

@@ -63,7 +63,7 @@ import Testing
         let scratch = try Scratch()
         let path = scratch.file("edited.png")
         try PNGFile.write(RasterImage(width: 500, height: 500, channels: 3, pixels: .eight([UInt8](repeating: 9, count: 500 * 500 * 3))), to: path)
-        let result = try CommandRunner.run(["convert", path, "--size", "64"])
+        let result = try CommandRunner.run(["convert", path, "--expect-size", "64"])
         #expect(result.status == 1)
         #expect(result.stderr == "colorcube: error: \(path) is 500x500 pixels, expected 512x512; was it cropped, resized, or saved at another size? Export the edited reference at its original pixel size.\n")
         #expect(scratch.listing() == ["edited.png"])
@@ -72,10 +72,10 @@ import Testing
     @Test func convertSizeMustAgree() throws {
         let scratch = try Scratch()
         try CommandRunner.run(["generate", "--size", "16", "-o", scratch.file("small.png")])
-        let result = try CommandRunner.run(["convert", scratch.file("small.png"), "--size", "64"])
+        let result = try CommandRunner.run(["convert", scratch.file("small.png"), "--expect-size", "64"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("a 16-cube reference, but a 64-cube (512x512 pixels) was expected; "
-            + "was it resized or generated at another size? Drop --size or pass --size 16.\n"))
+            + "was it resized or generated at another size? Drop --expect-size or pass --expect-size 16.\n"))
         #expect(!scratch.exists("small.bin"))
     }
 

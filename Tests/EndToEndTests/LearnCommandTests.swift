@@ -43,6 +43,22 @@ import Testing
         #expect(first.replacingOccurrences(of: "TITLE \"look\"", with: "") == second.replacingOccurrences(of: "TITLE \"again\"", with: ""))
     }
 
+    /// A GIF in both folders is a picture colorcube does not read: left out of the pairs, not
+    /// paired and failed.
+    @Test func picturesColorcubeDoesNotReadAreNotPaired() throws {
+        let scratch = try Scratch()
+        try Self.folders(scratch)
+        let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF,
+                                          0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B]
+        for side in ["before", "after"] {
+            try Data(gif).write(to: URL(fileURLWithPath: scratch.file("\(side)/sub/logo.gif")))
+        }
+        let result = try CommandRunner.run(["learn", scratch.file("before"), scratch.file("after"), "-o", scratch.file("look.cube")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("from 136320 pixels in 2 pairs"))
+        #expect(!result.stderr.contains("logo.gif"))
+    }
+
     @Test func theOutputFormatFollowsTheExtension() throws {
         let scratch = try Scratch()
         try Self.folders(scratch)

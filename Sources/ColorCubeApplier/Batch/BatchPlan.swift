@@ -75,8 +75,9 @@ public struct BatchPlan: Sendable {
                             continue
                         }
                         guard let codec, codec.isReadable else {
-                            passedOver.append(PassedOver(path: path, relativePath: prefix + relative,
-                                                         recognisedAs: codec?.displayName))
+                            let reason: PassedOver.Reason = codec.map { $0.isPictureToConvert ? .pictureToConvert($0.displayName)
+                                : .notGraded($0.displayName) } ?? .notAnImage
+                            passedOver.append(PassedOver(path: path, relativePath: prefix + relative, reason: reason))
                             continue
                         }
                         planned.append(BatchJob(input: path, output: Self.join(output, prefix + relative),
@@ -106,30 +107,52 @@ public struct BatchPlan: Sendable {
 
     /// A file a folder walk left out.
     public struct PassedOver: Sendable, Equatable {
+        /// Why a file was left out.
+        public enum Reason: Sendable, Equatable {
+            /// No codec recognises it: not an image, or one in a format colorcube does not know.
+            case notAnImage
+            /// A picture in a format colorcube recognises but does not read ("GIF", "BMP"):
+            /// converting it to one it reads is all it takes.
+            case pictureToConvert(String)
+            /// A format colorcube recognises but does not grade for another reason ("camera raw").
+            case notGraded(String)
+        }
+
         public var path: String
         public var relativePath: String
-        /// The format's name when colorcube recognised the file but does not grade it ("camera raw");
-        /// nil when it is not an image at all.
-        public var recognisedAs: String?
+        public var reason: Reason
     }
 
-    /// What was passed over, as counted phrases for a summary line, naming the first few files
-    /// colorcube does not read: "3 files colorcube does not read as images (a.gif, b.bmp,
-    /// notes.txt)", "2 camera raw files"; empty when nothing was.
+    /// What was passed over, as counted phrases for a summary line that say why and name the first
+    /// few files: "2 GIF/BMP pictures (a.gif, b.bmp: formats colorcube does not read; convert them
+    /// to PNG)", "3 files colorcube does not recognise as images (list.csv, notes.txt, x)",
+    /// "2 camera raw files"; empty when nothing was.
     public var passedOverSummary: [String] {
+        func named(_ files: [PassedOver]) -> String {
+            files.prefix(4).map(\.relativePath).joined(separator: ", ") + (files.count > 4 ? " and \(files.count - 4) more" : "")
+        }
         var phrases: [String] = []
-        let notImages = passedOver.filter { $0.recognisedAs == nil }.map(\.relativePath)
-        if !notImages.isEmpty {
-            let shown = notImages.prefix(4).joined(separator: ", ")
-                + (notImages.count > 4 ? " and \(notImages.count - 4) more" : "")
-            phrases.append((notImages.count == 1 ? "1 file" : "\(notImages.count) files")
-                + " colorcube does not read as images (\(shown))")
-        }
-        var kinds: [String: Int] = [:]
+        var pictures: [PassedOver] = [], kinds: [String] = []
         for file in passedOver {
-            if let kind = file.recognisedAs { kinds[kind, default: 0] += 1 }
+            guard case .pictureToConvert(let kind) = file.reason else { continue }
+            pictures.append(file)
+            if !kinds.contains(kind) { kinds.append(kind) }
         }
-        for (kind, count) in kinds.sorted(by: { $0.key < $1.key }) {
+        if !pictures.isEmpty {
+            let one = pictures.count == 1
+            phrases.append("\(pictures.count) \(kinds.joined(separator: "/")) picture\(one ? "" : "s") (\(named(pictures)): "
+                + (kinds.count == 1 ? "a format" : "formats") + " colorcube does not read; convert \(one ? "it" : "them") to PNG)")
+        }
+        let notImages = passedOver.filter { $0.reason == .notAnImage }
+        if !notImages.isEmpty {
+            phrases.append((notImages.count == 1 ? "1 file" : "\(notImages.count) files")
+                + " colorcube does not recognise as images (\(named(notImages)))")
+        }
+        var notGraded: [String: Int] = [:]
+        for file in passedOver {
+            if case .notGraded(let kind) = file.reason { notGraded[kind, default: 0] += 1 }
+        }
+        for (kind, count) in notGraded.sorted(by: { $0.key < $1.key }) {
             phrases.append(count == 1 ? "1 \(kind) file" : "\(count) \(kind) files")
         }
         return phrases

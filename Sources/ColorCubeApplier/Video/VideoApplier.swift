@@ -111,7 +111,12 @@ public struct VideoApplier: Sendable {
         slots.wait()
         defer { slots.signal() }
         let programs = try FFmpegTools.programs(for: input)
-        let probe = try VideoProbe.probe(path: input, ffprobe: programs.ffprobe)
+        let probed = Result { () throws(VideoError) in try VideoProbe.probe(path: input, ffprobe: programs.ffprobe) }
+        if case .failure(.frameTooLarge(_, let width, let height)) = probed {
+            // Frames FFmpeg refuses that are also over the limit: the limit is what to name, with its option.
+            try options.pixelLimit.check(width: width, height: height, path: input)
+        }
+        let probe = try probed.get()
         try options.pixelLimit.check(width: probe.width, height: probe.height, path: input)
         guard probe.pixelFormat.isGradable else {
             throw VideoError.unsupportedPixelFormat(path: input, pixelFormat: probe.pixelFormat.name)

@@ -9,6 +9,12 @@ public enum VideoError: ColorCubeError, Equatable {
     case unreadable(path: String, reason: String)
     /// The file holds no video stream (audio only, or a still image container).
     case noVideoStream(path: String)
+    /// The video's frames are `width` x `height`, more than FFmpeg decodes (it refuses frames of
+    /// about 268 million pixels and more, padding included).
+    case frameTooLarge(path: String, width: Int, height: Int)
+    /// FFmpeg ran out of memory reading the container's headers: an index (an MP4's sample
+    /// tables) that is damaged or declares more entries than fit in memory.
+    case indexTooLarge(path: String)
     /// The video stream's pixel format is one colorcube cannot grade (alpha, palette, Bayer, ...).
     case unsupportedPixelFormat(path: String, pixelFormat: String)
     /// The stream's matrix is one FFmpeg's scaler cannot convert (YCgCo, ICtCp).
@@ -46,6 +52,7 @@ public enum VideoError: ColorCubeError, Equatable {
     public var path: String? {
         switch self {
         case .ffmpegMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
+             .frameTooLarge(let path, _, _), .indexTooLarge(let path),
              .unsupportedPixelFormat(let path, _), .unsupportedMatrix(let path, _),
              .noDefaultEncoder(let path, _), .containerCannotHold(let path, _, _), .unknownContainer(let path),
              .decodeFailed(let path, _), .encodeFailed(let path, _), .malformedFrames(let path, _),
@@ -65,6 +72,11 @@ public enum VideoError: ColorCubeError, Equatable {
             "\(path): cannot read the clip: \(reason)"
         case .noVideoStream(let path):
             "\(path): the file has no video stream to grade"
+        case .frameTooLarge(let path, let width, let height):
+            "\(path): its frames are \(width)x\(height), more than FFmpeg decodes; the clip cannot be graded at that size"
+        case .indexTooLarge(let path):
+            "\(path): cannot read the clip: its index (the table of its frames) is damaged or too large to load "
+                + "(FFmpeg ran out of memory reading it); use an intact copy of the clip"
         case .unsupportedPixelFormat(let path, let format):
             "\(path): cannot grade video in pixel format \(format)"
         case .unsupportedMatrix(let path, let matrix):

@@ -60,7 +60,9 @@ public struct VideoProbe: Sendable, Equatable {
     }
 
     /// Probes the clip at `path` with ffprobe.
-    /// - Throws: `VideoError.ffmpegMissing`, `.unreadable` (ffprobe's reason) or `.noVideoStream`.
+    /// - Throws: `VideoError.ffmpegMissing`, `.unreadable` (ffprobe's reason), `.indexTooLarge`
+    ///   (ffprobe ran out of memory reading the headers), `.frameTooLarge` (a video stream whose
+    ///   frames FFmpeg refuses to decode, their size taken from its message) or `.noVideoStream`.
     public static func probe(path: String) throws(VideoError) -> VideoProbe {
         let programs = try FFmpegTools.programs(for: path)
         return try probe(path: path, ffprobe: programs.ffprobe)
@@ -71,10 +73,32 @@ public struct VideoProbe: Sendable, Equatable {
             "-v", "error", "-print_format", "json", "-show_streams", "-show_format", "-i", path,
         ])
         guard result.status == 0 else {
-            let reason = result.errors.split(whereSeparator: \.isNewline).last.map(String.init) ?? "ffprobe failed"
-            throw .unreadable(path: path, reason: Self.withoutPath(reason, path: path))
+            let reason = Self.withoutPath(result.errors.split(whereSeparator: \.isNewline).last.map(String.init) ?? "ffprobe failed",
+                                          path: path)
+            // FFmpeg's words for ENOMEM: reading headers, that is an index asking for gigabytes.
+            if reason == "Cannot allocate memory" { throw .indexTooLarge(path: path) }
+            throw .unreadable(path: path, reason: reason)
         }
-        return try parse(json: result.output, path: path)
+        do throws(VideoError) {
+            return try parse(json: result.output, path: path)
+        } catch {
+            // A stream whose frames FFmpeg's decoder refuses reports a size of 0: its message has the size.
+            if case .noVideoStream = error, let (width, height) = Self.refusedPictureSize(in: result.errors) {
+                throw .frameTooLarge(path: path, width: width, height: height)
+            }
+            throw error
+        }
+    }
+
+    /// The size in FFmpeg's "Picture size 32768x32768 is invalid", its check of a frame's size
+    /// before it allocates one, or nil.
+    static func refusedPictureSize(in errors: String) -> (width: Int, height: Int)? {
+        for line in errors.split(whereSeparator: \.isNewline) {
+            guard let start = line.range(of: "Picture size "), let end = line.range(of: " is invalid") else { continue }
+            let size = line[start.upperBound..<end.lowerBound].split(separator: "x")
+            if size.count == 2, let width = Int(size[0]), let height = Int(size[1]) { return (width, height) }
+        }
+        return nil
     }
 
     /// Reads ffprobe's JSON (`-show_streams -show_format`).

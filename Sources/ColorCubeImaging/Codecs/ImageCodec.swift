@@ -15,6 +15,10 @@ public protocol ImageCodec: Sendable {
     /// True when files of this format are decoded at all. A codec that only recognises files
     /// (camera raw) refuses them in `read` with an error that says what to do instead.
     var isReadable: Bool { get }
+    /// True for a format that is not read (`isReadable` false) whose files are plain pictures any
+    /// converter turns into one colorcube reads (GIF, BMP); false for camera raw, which needs
+    /// developing, and for the formats colorcube reads.
+    var isPictureToConvert: Bool { get }
 
     /// True when the file behind `probe` is of this format. Most formats decide from
     /// `probe.head`; a codec may read further into the file (a TIFF's directories) with
@@ -46,6 +50,7 @@ public protocol ImageCodec: Sendable {
 
 extension ImageCodec {
     public var isReadable: Bool { true }
+    public var isPictureToConvert: Bool { false }
     public var storedSampleBits: Int { 16 }
     public var storesFloats: Bool { false }
     /// True when colorcube can write this format.

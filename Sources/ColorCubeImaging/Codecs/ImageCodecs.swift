@@ -15,7 +15,7 @@ public enum ImageCodecs {
         HEIFCodec(.avif),
         EXRCodec(),
         DPXCodec(),
-    ]
+    ] + UnreadPictureCodec.Kind.allCases.map(UnreadPictureCodec.init)
 
     /// The codec of `format`, or nil for a format not in the table.
     public static func codec(for format: ImageFormat) -> (any ImageCodec)? {
@@ -52,7 +52,8 @@ public enum ImageCodecs {
 
     /// Decodes the image at `path`, whatever its format, recognised by content (never by name).
     /// - Throws: `ImageError.cannotOpen` when the file cannot be read, `.notAnImage` when no codec
-    ///   recognises it, else the codec's error (`.cameraRaw` for camera raw files).
+    ///   recognises it, else the codec's error (`.cameraRaw` for camera raw files, `.unreadFormat`
+    ///   for GIF, BMP and the other pictures colorcube recognises but does not decode).
     public static func read(path: String, options: ImageReadOptions = ImageReadOptions())
         throws(ImageError) -> (image: RasterImage, format: ImageFormat) {
         let probe = try FileProbe(path: path)

@@ -21,11 +21,14 @@ public enum ImageError: ColorCubeError, Equatable {
     /// A camera raw file (`kind` names it: "DNG", "Canon CR2", ...), which needs developing before
     /// it can be graded: its pixels are sensor data, not colours.
     case cameraRaw(path: String, kind: String)
+    /// A picture in a format colorcube recognises but does not decode (`format`: "GIF", "BMP", ...).
+    case unreadFormat(path: String, format: String)
 
     public var path: String? {
         switch self {
         case .cannotOpen(let path, _), .notAnImage(let path), .corrupt(let path, _), .unsupported(let path, _),
-             .cannotWrite(let path, _), .badProfile(let path, _), .outOfMemory(let path, _), .cameraRaw(let path, _):
+             .cannotWrite(let path, _), .badProfile(let path, _), .outOfMemory(let path, _), .cameraRaw(let path, _),
+             .unreadFormat(let path, _):
             path
         case .pixelLimit(let error):
             error.path
@@ -61,6 +64,8 @@ public enum ImageError: ColorCubeError, Equatable {
         case .cameraRaw(let path, let kind):
             "\(path) is a camera raw file (\(kind)): its pixels are sensor data, not colours; develop it "
                 + "into a TIFF, PNG or JPEG first (darktable, RawTherapee, Lightroom)"
+        case .unreadFormat(let path, let format):
+            "\(path) is a \(format) picture, a format colorcube does not read; convert it to PNG (or TIFF, JPEG) first"
         }
     }
 }

@@ -29,6 +29,6 @@ enum PairImageReader {
 
     /// True when `path` holds an image `read` decodes (by content, not by name).
     static func isImage(_ path: String) -> Bool {
-        ImageFormat(sniffing: path) != nil
+        ImageCodecs.sniff(path: path)?.isReadable == true
     }
 }

@@ -88,7 +88,7 @@ public struct ASCCDLFormat: LUTFileFormat {
             note = "took the first of \(corrections.count) corrections" + (first.attribute("id").map { " (id \"\($0)\")" } ?? "")
                 + "; choose another by its id"
         }
-        let operation = try ASCCDLReader.correction(chosen, style: .fwdNoClamp, path: path)
+        let operation = try ASCCDLReader.correction(chosen, style: .fwdNoClamp, id: chosen.attribute("id"), path: path)
         let title = chosen.child("Description")?.text.trimmingWhitespace() ?? chosen.attribute("id")
         var look = Look(transform: Transform([operation]), format: self, title: title)
         if let note { look.notes.append(note) }
@@ -100,7 +100,8 @@ public struct ASCCDLFormat: LUTFileFormat {
     public func holdsExactly(_ transform: Transform) -> Bool { true }
 
     /// Writes a look that is one `CDLOp` in the `fwdNoClamp` style as this kind's document; its
-    /// `id` and `Description` are `title` (the id `look` when the title is empty). Numbers are
+    /// `id` is the CDL's own (`CDLOp.id`, the correction read, not the file's name), else `title`,
+    /// else `look`; its `Description` is `title` when not empty. Numbers are
     /// written in the shortest form that reads back as the same Double (`shortestText`).
     /// - Throws: `LUTFileError.unsupported` naming what the look holds when it is anything else
     ///   (a CDL that clamps, which these files cannot say; a chain; a LUT); `FileError` when the
@@ -112,10 +113,10 @@ public struct ASCCDLFormat: LUTFileFormat {
             throw LUTFileError.unsupported(path: displayPath, reason: "\(noun) holds one CDL without clamps (slope, offset, power, "
                 + "saturation); this look is \(holds); write a .clf, .cube or another format that holds it")
         }
-        let name = CLFWriter.escape(title.isEmpty ? "look" : title)
+        let id = CLFWriter.escape(cdl.id ?? (title.isEmpty ? "look" : title))
         func triple(_ v: SIMD3<Double>) -> String { "\(v.x.shortestText) \(v.y.shortestText) \(v.z.shortestText)" }
-        var document = "<ColorCorrection id=\"\(name)\">\n"
-            + (title.isEmpty ? "" : "    <Description>\(name)</Description>\n")
+        var document = "<ColorCorrection id=\"\(id)\">\n"
+            + (title.isEmpty ? "" : "    <Description>\(CLFWriter.escape(title))</Description>\n")
             + "    <SOPNode>\n"
             + "        <Slope>\(triple(cdl.slope))</Slope>\n"
             + "        <Offset>\(triple(cdl.offset))</Offset>\n"

@@ -5,10 +5,11 @@ import ColorCubeTransform
 /// each) and `SatNode` (or `SATNode`, `Saturation`) of a `ColorCorrection` or a CLF `ASC_CDL`,
 /// and the corrections of a `.cc`, `.ccc` or `.cdl` document.
 enum ASCCDLReader {
-    /// One correction as a `CDLOp` in `style`; a missing SOP or saturation part is the identity's.
+    /// One correction as a `CDLOp` in `style`, named `id` (`CDLOp.id`); a missing SOP or saturation
+    /// part is the identity's.
     /// - Throws: `LUTFileError.malformed` naming the element for a value that is not three finite
     ///   numbers (one for saturation), a negative slope or saturation, or a power not above 0.
-    static func correction(_ element: XMLElementTree, style: CDLOp.Style, path: String) throws(LUTFileError) -> CDLOp {
+    static func correction(_ element: XMLElementTree, style: CDLOp.Style, id: String? = nil, path: String) throws(LUTFileError) -> CDLOp {
         func fail(_ at: XMLElementTree, _ reason: String) -> LUTFileError {
             .malformed(path: path, line: at.line, reason: "<\(at.name)>: \(reason)")
         }
@@ -28,7 +29,7 @@ enum ASCCDLReader {
             saturation = try numbers(node, count: 1, path: path)[0]
         }
         do throws(TransformError) {
-            return try CDLOp(slope: slope, offset: offset, power: power, saturation: saturation, style: style)
+            return try CDLOp(slope: slope, offset: offset, power: power, saturation: saturation, style: style, id: id)
         } catch {
             throw fail(element, error.description)
         }

@@ -32,6 +32,40 @@ public enum TransformInverter {
         return Transform(result)
     }
 
+    /// The inverse of a `transform` whose every operation is per channel (1D LUTs, CDLs without
+    /// saturation, logs, exponents, diagonal matrices) as one 1D LUT of `length` entries with
+    /// evenly spaced inputs shared by the three channels: what a .cube or .spi1d can hold, where
+    /// the exact inverse of a 1D LUT lists its inputs (the forward table's outputs) one by one.
+    ///
+    /// The entries sample the exact inverse (`invert(_:size:)`, operation by operation) over 0...1
+    /// widened to the range of values the forward transform gives over 0...1, so every output of
+    /// the look maps back; the exact inverse clamps beyond its ends as a 1D LUT does.
+    /// - Returns: nil when some operation mixes channels (a 3D LUT, a saturation, a full matrix).
+    /// - Throws: `TransformError.notInvertible` from an operation with no inverse; `.invalidOperation`
+    ///   when the inverse is not finite somewhere over the range.
+    public static func invertedCurves(of transform: Transform, length: Int = 4096) throws(TransformError) -> LUT1DOp? {
+        guard transform.operations.allSatisfy(\.isPerChannel) else { return nil }
+        let length = max(length, 2)
+        let exact = try invert(transform, size: ColorCube.sizeRange.lowerBound)
+        var low = 0.0, high = 1.0
+        let step = 1 / Double(length - 1)
+        for index in 0..<length {
+            let output = transform.apply(SIMD3(repeating: Double(index) * step))
+            for channel in 0..<3 where output[channel].isFinite {
+                low = min(low, output[channel])
+                high = max(high, output[channel])
+            }
+        }
+        var outputs: [[Double]] = [[], [], []]
+        for index in 0..<length {
+            let input = exact.apply(SIMD3(repeating: low + (high - low) * Double(index) * step))
+            for channel in 0..<3 { outputs[channel].append(input[channel]) }
+        }
+        var curves: [Curve] = []
+        for channel in 0..<3 { curves.append(try Curve(inputs: .uniform(low...high), outputs: outputs[channel])) }
+        return try LUT1DOp(curves: curves)
+    }
+
     /// Measures `inverse` against `transform` over `samplesPerAxis`^3 colours of 0...1.
     public static func report(inverse: Transform, of transform: Transform, samplesPerAxis: Int = 33) -> InversionReport {
         let count = max(samplesPerAxis, 2)

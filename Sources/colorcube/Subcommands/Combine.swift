@@ -41,7 +41,7 @@ extension ColorCubeCommand {
                 let written = try LUTWriter.write(Look(chain: parts), format: chosen, to: output,
                                                   title: looks.map(FilePath.stem).joined(separator: " + "),
                                                   size: size, options: LUTWriter.Options(bitDepth: depth))
-                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--size")
+                Diagnostics.report(written, path: output, format: chosen)
             }
         }
     }

@@ -14,7 +14,7 @@ extension ColorCubeCommand {
                 + "others get it baked into a cube, and a warning when that changes it by more than one 8-bit code. "
                 + "Without -o the output is INPUT with the extension .bin: size^3 RGBA Float32 entries, "
                 + "little-endian, red fastest, as CIColorCube's inputCubeData takes them. Core Image is "
-                + "reported to reject cubes above 64: use --resample 64 for it." + HelpExamples.convert
+                + "reported to reject cubes above 64: use --size 64 for it." + HelpExamples.convert
         )
 
         @Argument(help: ArgumentHelp("The look: an edited reference PNG or " + LookSpec.help + " (none with --from and --to)."))
@@ -29,8 +29,20 @@ extension ColorCubeCommand {
 
         @OptionGroup var spaces: SpaceOptions
 
-        @Option(name: .shortAndLong, help: "Expected cube size of a reference PNG or image LUT (e.g. 64 for 512x512, 32 for a 1024x32 strip); the image must agree.")
+        @Option(name: .shortAndLong, help: ArgumentHelp(
+            "Points per axis of the cube written (2 to 256), as in every command: the look is resampled or baked to it, "
+                + "e.g. 64 for Core Image or 33 for a .cube (default: the look's own size; a chain is baked to its natural size "
+                + "unless the format holds it).", valueName: "points"))
         var size: Int?
+
+        /// The spelling of `--size` before every command's `--size` meant the cube written; still taken.
+        @Option(help: .hidden)
+        var resample: Int?
+
+        @Option(help: ArgumentHelp(
+            "Refuse the input unless it holds a cube of this size: a reference PNG or image LUT (e.g. 64 for 512x512, "
+                + "32 for a 1024x32 strip) or a plain cube.", valueName: "points"))
+        var expectSize: Int?
 
         @Option(name: .shortAndLong, help: "Output file (default: INPUT with the format's extension, .bin for raw).")
         var output: String?
@@ -39,10 +51,8 @@ extension ColorCubeCommand {
             + " (default: from the output extension, else raw)."))
         var format: FormatArgument?
 
-        @Option(help: "Resample the look to this many points per axis (2 to 256), e.g. 64 for Core Image or 33 for a .cube.")
-        var resample: Int?
-
-        @Option(help: "Interpolation used by --resample: trilinear (Core Image's), tetrahedral or nearest.")
+        @Option(help: ArgumentHelp("Interpolation used to read the look's 3D LUTs when --size changes their size: "
+            + "trilinear (Core Image's), tetrahedral or nearest."))
         var interpolation: Interpolation = .trilinear
 
         @Option(help: "Bits per value: 8 or 16 for png output (default 8), 10, 12 or 16 for 3dl (default 12).")
@@ -74,11 +84,13 @@ extension ColorCubeCommand {
             default:
                 break
             }
-            if let size, !ColorCube.sizeRange.contains(size) {
-                throw ValidationError("invalid --size \(size); use 2 to 256 points per axis")
+            for (flag, value) in [("--size", size), ("--resample", resample), ("--expect-size", expectSize)] {
+                if let value, !ColorCube.sizeRange.contains(value) {
+                    throw ValidationError("invalid \(flag) \(value); use 2 to 256 points per axis")
+                }
             }
-            if let resample, !ColorCube.sizeRange.contains(resample) {
-                throw ValidationError("invalid --resample \(resample); use 2 to 256 points per axis")
+            if let size, let resample, size != resample {
+                throw ValidationError("--resample is the older spelling of --size; give one of them")
             }
             let chosen = try outputFormat()
             if let depth, !chosen.bitDepths.contains(depth) {
@@ -98,32 +110,39 @@ extension ColorCubeCommand {
 
         private func work() throws {
             let chosen = try outputFormat()
+            let size = size ?? resample
             if let from, let to, let output {
                 let source = try ColorSpaces.lookUp(from), target = try ColorSpaces.lookUp(to)
                 let look = try Look(conversionFrom: source, to: target)
                 let written = try LUTWriter.write(look, format: chosen, to: output, title: look.title ?? "conversion",
-                                                  size: resample, interpolation: resample == nil ? nil : interpolation,
+                                                  size: size, interpolation: size == nil ? nil : interpolation,
                                                   options: LUTWriter.Options(bitDepth: depth))
-                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--resample")
+                Diagnostics.report(written, path: output, format: chosen)
                 return
             }
             guard let input else { return }
             let path = output ?? FilePath.replacingExtension(of: input, with: chosen.extensions.first ?? chosen.name)
             try OutputSafety.refuseOverwritingInput(output: path, inputs: LookSpec.paths(input))
-            let options = reading.options(expectedSize: size, ignoreProfile: ignoreProfile, alpha: alpha,
+            let options = reading.options(expectedSize: expectSize, ignoreProfile: ignoreProfile, alpha: alpha,
                                           pixelLimit: limits.pixelLimit)
             let look = try spaces.wrap(try LookSpec.read(input, options: options), path: input)
-            // An image LUT checks --size itself (against its pixel size); other formats here.
-            if let size, !look.format.readsImages, let table = look.plainTable, table.size != size {
-                throw CommandFailure("\(input) holds a \(table.size)-cube, but --size \(size) was asked for; "
-                    + "drop --size, or pass --resample \(size) to change its size")
+            // An image LUT checks --expect-size itself (against its pixel size); other formats here.
+            if let expectSize, !look.format.readsImages {
+                guard let table = look.plainTable else {
+                    throw CommandFailure("\(input) is not a single cube, so --expect-size \(expectSize) has nothing to check; "
+                        + "drop --expect-size, or pass --size \(expectSize) to write a \(expectSize)-cube")
+                }
+                if table.size != expectSize {
+                    throw CommandFailure("\(input) holds a \(table.size)-cube, but --expect-size \(expectSize) was asked for; "
+                        + "drop --expect-size, or pass --size \(expectSize) to write a \(expectSize)-cube")
+                }
             }
             Diagnostics.report(look, path: input)
             // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
             let written = try LUTWriter.write(look, format: chosen, to: path, title: FilePath.stem(input),
-                                              size: resample, interpolation: resample == nil ? nil : interpolation,
+                                              size: size, interpolation: size == nil ? nil : interpolation,
                                               options: LUTWriter.Options(bitDepth: depth))
-            Diagnostics.report(written, path: path, format: chosen, sizeFlag: "--resample")
+            Diagnostics.report(written, path: path, format: chosen)
         }
 
         /// The output format: --format, else the extension of -o, else raw.

@@ -92,7 +92,7 @@ extension ColorCubeCommand {
             }
             let problems = analysis.coreImageProblems.map { problem in
                 switch problem {
-                case .tooLarge: "\(problem) (resample with convert --resample \(LUTWriter.coreImageMaximumSize))"
+                case .tooLarge: "\(problem) (resample with convert --size \(LUTWriter.coreImageMaximumSize))"
                 case .valuesOutsideUnitRange: problem.description
                 }
             }

@@ -10,7 +10,9 @@ extension ColorCubeCommand {
             abstract: "Write the inverse of a look: the look that undoes it.",
             discussion: "LOOK is " + LookSpec.help + ". 1D LUTs, matrices, ranges, CDLs, logs and exponents "
                 + "are inverted exactly; a 3D LUT numerically, node by node, as OpenColorIO "
-                + "inverts it, into a 3D LUT over 0...1 (wider where the look's output is). The inverse is "
+                + "inverts it, into a 3D LUT over 0...1 (wider where the look's output is). A look of per-channel "
+                + "operations only becomes a 1D LUT where the output format holds one (.cube, .spi1d, .csp, .clf) "
+                + "unless --size asks for a cube. The inverse is "
                 + "then checked by running the look on it: "
                 + "colours the look never produces (a black-and-white look, a clamp) cannot be "
                 + "recovered, and a warning says how many and how far off they come back. A look "
@@ -33,8 +35,7 @@ extension ColorCubeCommand {
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: LookSpec.paths(look))
                 let forward = try LookSpec.read(look, options: reading.options(pixelLimit: limits.pixelLimit))
                 Diagnostics.report(forward, path: look)
-                let cubeSize = size ?? TransformBaker.naturalSize(of: forward.transform)
-                let inverse = try TransformInverter.invert(forward.transform, size: cubeSize)
+                let inverse = try forward.inverse(writtenAs: chosen, cubeSize: size)
                 let check = TransformInverter.report(inverse: inverse, of: forward.transform)
                 if check.unrecoveredCount > 0 {
                     let c = check.worstColor
@@ -49,7 +50,7 @@ extension ColorCubeCommand {
                 let written = try LUTWriter.write(inverted, format: chosen, to: output, title: inverted.title ?? "",
                                                   size: size,
                                                   options: LUTWriter.Options(bitDepth: depth))
-                Diagnostics.report(written, path: output, format: chosen, sizeFlag: "--size")
+                Diagnostics.report(written, path: output, format: chosen)
             }
         }
     }

@@ -55,11 +55,15 @@ public struct CDLOp: TransformOp {
     public let power: SIMD3<Double>
     public let saturation: Double
     public let style: Style
+    /// The correction's name when it was read from an ASC CDL file (its `ColorCorrection`'s `id`):
+    /// not part of the maths, kept so that the correction written out again keeps its name. Nil
+    /// otherwise (an inverse has no name of its own).
+    public let id: String?
 
     /// - Throws: `TransformError.invalidOperation` for a non-finite value, a negative slope or
     ///   saturation, or a power that is not above 0 (the ASC CDL's rules, which OpenColorIO enforces).
     public init(slope: SIMD3<Double> = .one, offset: SIMD3<Double> = .zero, power: SIMD3<Double> = .one,
-                saturation: Double = 1, style: Style = .fwd) throws(TransformError) {
+                saturation: Double = 1, style: Style = .fwd, id: String? = nil) throws(TransformError) {
         for (name, values) in [("slope", slope), ("offset", offset), ("power", power)] {
             for channel in 0..<3 where !values[channel].isFinite {
                 throw .invalidOperation(operation: "ASC CDL", reason: "\(name) \(values[channel]) is not a finite number")
@@ -84,6 +88,7 @@ public struct CDLOp: TransformOp {
         self.power = power
         self.saturation = saturation
         self.style = style
+        self.id = id
     }
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {

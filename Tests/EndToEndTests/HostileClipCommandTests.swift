@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// Clips whose headers promise more than can be had: one line each, naming the clip and what to
+/// do, and nothing allocated for the promise. The clips are small ones FFmpeg makes, with their
+/// headers rewritten here. Skipped without ffmpeg and ffprobe.
+@Suite(.enabled(if: ExternalTool.path("ffmpeg") != nil && ExternalTool.path("ffprobe") != nil,
+                "ffmpeg and ffprobe are not installed"))
+struct HostileClipCommandTests {
+    /// Two 16x16 Motion JPEG frames in the container `path`'s extension names.
+    static func makeMotionJPEG(_ path: String) throws -> [UInt8] {
+        let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=16x16:rate=1",
+                                                   "-frames:v", "2", "-c:v", "mjpeg", path])
+        try #require(made.status == 0, "ffmpeg could not make \(path): \(made.stderr)")
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Where `pattern` first occurs in `bytes` at or after `start`.
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int = 0) -> Int? {
+        guard bytes.count >= pattern.count, start <= bytes.count - pattern.count else { return nil }
+        return (start...(bytes.count - pattern.count)).first { Array(bytes[$0..<($0 + pattern.count)]) == pattern }
+    }
+
+    /// Writes `value` as `width` big-endian bytes at `offset`.
+    static func put(_ value: UInt32, width: Int = 4, into bytes: inout [UInt8], at offset: Int) {
+        for index in 0..<width { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (8 * (width - 1 - index))) }
+    }
+
+    /// Writes `bytes` as the clip `name` and grades it with the identity look into a clip of the
+    /// same extension, with `options` added; nothing may be written.
+    static func grade(_ bytes: [UInt8], as name: String, in scratch: Scratch,
+                      options: [String] = []) throws -> (clip: String, result: CommandRunner.Result) {
+        let clip = scratch.file(name), output = scratch.file("graded-" + name)
+        try Data(bytes).write(to: URL(fileURLWithPath: clip))
+        let result = try CommandRunner.run(["apply", VideoCommandTests.identityLook, clip, "-o", output] + options)
+        #expect(result.status == 1)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        return (clip, result)
+    }
+
+    @Test func aClipOfHugeFramesNamesThePixelLimit() throws {
+        let scratch = try Scratch()
+        var bytes = try Self.makeMotionJPEG(scratch.file("small.mov"))
+        // Each frame's start of frame (FF C0: length, precision, height, width) after its FF D8.
+        var position = 0
+        while let start = Self.find([0xFF, 0xD8, 0xFF], in: bytes, from: position),
+              let frame = Self.find([0xFF, 0xC0], in: bytes, from: start) {
+            Self.put(32768, width: 2, into: &bytes, at: frame + 5)
+            Self.put(32768, width: 2, into: &bytes, at: frame + 7)
+            position = frame + 9
+        }
+        // The track header's width and height (16.16 fixed point, its last 8 bytes) and the sample entry's.
+        let track = try #require(Self.find(Array("tkhd".utf8), in: bytes))
+        let trackEnd = track - 4 + bytes[(track - 4)..<track].reduce(0) { $0 << 8 | Int($1) }
+        Self.put(32768 << 16, into: &bytes, at: trackEnd - 8)
+        Self.put(32768 << 16, into: &bytes, at: trackEnd - 4)
+        let sampleDescriptions = try #require(Self.find(Array("stsd".utf8), in: bytes))
+        let entry = try #require(Self.find(Array("jpeg".utf8), in: bytes, from: sampleDescriptions))
+        Self.put(32768, width: 2, into: &bytes, at: entry + 28)
+        Self.put(32768, width: 2, into: &bytes, at: entry + 30)
+
+        var (clip, result) = try Self.grade(bytes, as: "huge.mov", in: scratch)
+        #expect(result.stderr == "colorcube: error: \(clip): 32768x32768 is 1,073,741,824 pixels, over the limit of 500,000,000 "
+            + "pixels; raise the limit with --max-pixels N (or COLORCUBE_MAX_PIXELS=N)\n")
+        (clip, result) = try Self.grade(bytes, as: "huge.mov", in: scratch, options: ["--max-pixels", "2000000000"])
+        #expect(result.stderr == "colorcube: error: \(clip): its frames are 32768x32768, more than FFmpeg decodes; "
+            + "the clip cannot be graded at that size\n")
+    }
+
+    @Test func anIndexOfTwoBillionEntriesIsOneLine() throws {
+        let scratch = try Scratch()
+        var bytes = try Self.makeMotionJPEG(scratch.file("small.mp4"))
+        // The time-to-sample table's entry count (after its size, type, version and flags): 2^31.
+        let table = try #require(Self.find(Array("stts".utf8), in: bytes))
+        Self.put(1 << 31, into: &bytes, at: table + 8)
+        let (clip, result) = try Self.grade(bytes, as: "index.mp4", in: scratch)
+        #expect(result.stderr == "colorcube: error: \(clip): cannot read the clip: its index (the table of its frames) is damaged "
+            + "or too large to load (FFmpeg ran out of memory reading it); use an intact copy of the clip\n")
+    }
+}
