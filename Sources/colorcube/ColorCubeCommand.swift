@@ -11,6 +11,10 @@ struct ColorCubeCommand: ParsableCommand {
                 + "(colorcube --help lists the commands)")
             Foundation.exit(64)
         }
+        if let (foreign, ours) = CommandLine.arguments.dropFirst().lazy.compactMap({ word in ffmpegSpelling(word).map { (word, $0) } }).first {
+            Diagnostics.error("\(foreign) is ffmpeg's spelling; colorcube's is \(ours) (colorcube apply --help lists the options)")
+            Foundation.exit(64)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -35,6 +39,19 @@ struct ColorCubeCommand: ParsableCommand {
 }
 
 extension ColorCubeCommand {
+    /// colorcube's option for an ffmpeg option a user may carry over ("-c:v" is `--video-codec`),
+    /// which the parser would otherwise take for a typo of another option; nil for any other word.
+    static func ffmpegSpelling(_ word: String) -> String? {
+        switch word {
+        case "-c:v", "-codec:v", "-vcodec": "--video-codec"
+        case "-c:a", "-codec:a", "-acodec": "--audio-codec"
+        case "-crf": "--crf"
+        case "-q:v", "-qscale:v": "--quality (pictures) or --crf (clips)"
+        case "-threads": "--jobs"
+        default: nil
+        }
+    }
+
     /// The command `word` was probably meant to be, when it is no command but within two edits
     /// of one ("aply", "conver"); nil for commands, options and words far from any.
     static func suggestion(for word: String) -> String? {

@@ -68,6 +68,10 @@ import Testing
         let far = try CommandRunner.run(["frobnicate"])
         #expect(far.status != 0)
         #expect(!far.stderr.contains("did you mean"))
+        // ffmpeg's spellings name colorcube's, not the nearest option by letters (-c:v is not --crf).
+        let ffmpegStyle = try CommandRunner.run(["apply", "look.cube", "in.mp4", "-o", "out.mp4", "-c:v", "libx265"])
+        #expect(ffmpegStyle.status == 64)
+        #expect(ffmpegStyle.stderr.contains("-c:v is ffmpeg's spelling; colorcube's is --video-codec"), "\(ffmpegStyle.stderr)")
     }
 
     @Test func specialFilesAndHugeNumbersAreRefusedInOneLine() throws {
