@@ -163,7 +163,7 @@ public struct VideoApplier: Sendable {
         let hdrEngine = own
         if hdrEngine == nil, probe.pixelFormat.isRGB {
             throw VideoError.unsupportedPixelFormat(path: input, pixelFormat: probe.pixelFormat.name
-                + " (an HDR clip in RGB; colorcube maps HDR to SDR for YCbCr clips only)")
+                + " (an HDR clip in RGB: colorcube makes the SDR rendition of YCbCr clips only; convert it to yuv444p12le first)")
         }
         let metadata = HDRMetadata.probe(path: input, streamIndex: probe.streamIndex, ffprobe: ffprobe)
         return HDRPlan(color: probe.color, metadata: metadata, handling: options.hdr, engine: engine,
