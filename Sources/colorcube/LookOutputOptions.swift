@@ -9,7 +9,7 @@ struct LookOutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "The look file to write; its extension picks the format unless --format is given.")
     var output: String
 
-    @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(LUTFormats.all.names, joinedBy: "or") + " (default: from the output extension)."))
+    @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(FormatArgument.allValueStrings, joinedBy: "or") + " (default: from the output extension)."))
     var format: FormatArgument?
 
     @Option(help: "Points per axis of a cube (2 to 256): the size a look is baked to, also for formats that hold chains, and of inverted 3D LUTs (default: the largest 3D LUT's size, at least 33).")

@@ -161,4 +161,17 @@ import Testing
         #expect(result.stderr.hasPrefix("colorcube: warning: \(scratch.file("noisy.png")) looks spatially edited"))
         #expect(scratch.exists("noisy.bin"))
     }
+
+    /// `--format` and convert's help offer only the formats colorcube writes, each extension once.
+    @Test func convertOffersOnlyTheFormatsItWrites() throws {
+        let help = try CommandRunner.run(["convert", "--help"]).stdoutText
+        let formatHelp = try #require(help.components(separatedBy: "--format <format>").dropFirst().first)
+        #expect(!formatHelp.contains("spimtx") && !formatHelp.contains("1dl"), "\(formatHelp)")
+        #expect(!help.contains("(.ccc) (.ccc)") && !help.contains("(.cube (Adobe"), "\(help)")
+        let refused = try CommandRunner.run(["convert", "look.cube", "--format", "spimtx", "-o", "x.spimtx"])
+        #expect(refused.status == 64 && refused.stderr.contains("invalid for '--format"), "\(refused.stderr)")
+        let unknown = try CommandRunner.run(["convert", "look.cube", "-o", "x.foo"])
+        let listed = unknown.stderr.split(separator: ";").last.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
+        #expect(unknown.stderr.contains(".icm") && Set(listed).count == listed.count, "\(unknown.stderr)")
+    }
 }

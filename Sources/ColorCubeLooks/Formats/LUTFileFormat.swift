@@ -96,13 +96,20 @@ extension LUTFileFormat {
         if !canHold(size: size) {
             // A format that holds no cube at all (a 1D table, a matrix) is read only: resampling
             // would not help.
-            if largestSize == nil, !ColorCube.sizeRange.contains(where: canHold) {
+            if holdsNoCube {
                 if writesLooksWithoutCube { throw .notACube(path: path, format: noun, holds: sizeDescription) }
                 throw .readOnly(path: path, format: noun, holds: sizeDescription)
             }
             throw .unsupportedSize(path: path, size: size, format: noun, sizes: sizeDescription, largestSize: largestSize)
         }
     }
+
+    /// True when the format holds no cube of any size (a 1D table, a matrix, a CDL).
+    private var holdsNoCube: Bool { largestSize == nil && !ColorCube.sizeRange.contains(where: canHold) }
+
+    /// True when colorcube writes the format: it holds a cube, or writes the looks it can hold as
+    /// they are. False for the formats only read (a `.spimtx` matrix, a Discreet 1D table).
+    public var isWritable: Bool { !holdsNoCube || writesLooksWithoutCube }
 
     /// True when `other` is the same format.
     public func isSame(as other: any LUTFileFormat) -> Bool {

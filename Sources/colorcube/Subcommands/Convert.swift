@@ -47,7 +47,7 @@ extension ColorCubeCommand {
         @Option(name: .shortAndLong, help: "Output file (default: INPUT with the format's extension, .bin for raw).")
         var output: String?
 
-        @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(LUTFormats.all.names, joinedBy: "or")
+        @Option(help: ArgumentHelp("Output format: " + LUTFormats.list(FormatArgument.allValueStrings, joinedBy: "or")
             + " (default: from the output extension, else raw)."))
         var format: FormatArgument?
 
