@@ -239,7 +239,8 @@ public struct CubeTextFormat: LUTFileFormat {
             guard scanner.tokenCount > 0 else { continue }
             let first = scanner.token(0)
             let line = scanner.lineNumber
-            guard scanner.startsNumber(first) else {
+            // `nan` and `inf` are data, never keywords (a 1D table may hold them).
+            guard scanner.startsNumber(first) || TextLUTParsing.nonFiniteEntry(scanner.string(first)) != nil else {
                 guard layout == nil else {
                     throw .malformed(path: path, line: line, reason: "'\(scanner.excerpt(first))' is not a number; "
                         + "keywords must come before the first line of numbers")
