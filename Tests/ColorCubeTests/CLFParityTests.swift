@@ -195,6 +195,8 @@ import Testing
         (mapped("<IndexMap dim=\"3\">0@0 0.5 1@4</IndexMap>"), 3, "'0.5' is not"),
         (mapped("<IndexMap dim=\"2\">0@0 1@4</IndexMap><IndexMap dim=\"2\">0@0 1@4</IndexMap>"),
          3, "a second IndexMap"),
+        (processList(matrix, root: legacy), 3, "where a Matrix is \"3 3 3\""),
+        (processList(matrix, root: "id=\"t\" version=\"1.1\""), 3, "where a Matrix is \"3 3 3\""),
         (processList("<FixedFunction inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"RGB_TO_HSV\"/>" + matrix), 3, "CTF operator"),
         (processList("<InverseLUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 1\">0 1</Array></InverseLUT1D>" + matrix),
          3, "CTF operator"),
@@ -217,6 +219,20 @@ import Testing
         #expect(look.transform.operations.count == 1)
     }
 
+    /// Matrices as pre-SMPTE versions write them: "3 3 3" up to version 1.2, any shape after.
+    static let legacyMatrices = [
+        processList(matrix.replacingOccurrences(of: "dim=\"3 3\"", with: "dim=\"3 3 3\""), root: legacy),
+        processList(matrix, root: "id=\"t\" version=\"1.2.1\""),
+        processList(matrix.replacingOccurrences(of: "dim=\"3 3\">2 0 0 0 1 0 0 0 0.5", with: "dim=\"3 4\">2 0 0 0 0 1 0 0 0 0 0.5 0"),
+                    root: "id=\"t\" version=\"1.3\""),
+    ]
+
+    @Test(arguments: legacyMatrices)
+    func legacyMatricesFollowTheirVersion(text: String) throws {
+        let look = try Self.read(text)
+        #expect(look.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.5, 0.5, 0.375))
+    }
+
     // MARK: Against OpenColorIO
 
     /// Every file read above, with the name that picks its format.
@@ -227,6 +243,7 @@ import Testing
             + unknownElements.map { ("unknown.clf", processList($0.body)) }
             + nonFinite.map { ($0.name, $0.text) }
             + acceptedVersions.map { ("version.clf", versioned($0)) }
+            + legacyMatrices.map { ("matrix.clf", $0) }
     }
 
     /// OpenColorIO reads every file colorcube reads here, to the same values (within Float32).

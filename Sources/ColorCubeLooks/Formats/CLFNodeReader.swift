@@ -11,6 +11,8 @@ struct CLFNodeReader {
     /// What the user should know about how the file was read.
     private(set) var notes: [String] = []
     private var previousDepth: (depth: CLFBitDepth, element: String)?
+    /// The pre-SMPTE `version` (major, minor, revision), when the file states one.
+    private var legacyVersion: (Int, Int, Int)?
 
     init(path: String) {
         self.path = path
@@ -111,7 +113,7 @@ struct CLFNodeReader {
     /// Checks the version as OpenColorIO does: `MAJOR[.MINOR[.REVISION]]` in digits alone (no
     /// sign, space or exponent), up to 3.0 for `compCLFversion` (or the SMPTE name) and up to
     /// 2.0 for the pre-SMPTE `version`; the two attributes never together.
-    private func checkVersion(_ root: XMLElementTree) throws(LUTFileError) {
+    private mutating func checkVersion(_ root: XMLElementTree) throws(LUTFileError) {
         let smpte = root.attribute("compCLFversion"), legacy = root.attribute("version")
         if smpte != nil, legacy != nil {
             throw fail(root, "it states both compCLFversion and the pre-SMPTE version; keep compCLFversion and remove version")
@@ -121,24 +123,25 @@ struct CLFNodeReader {
             guard let version = Self.versionNumbers(text) else {
                 throw fail(root, "compCLFversion \"\(text.excerpt)\" is not a version number; write MAJOR[.MINOR[.REVISION]], e.g. 3.0")
             }
-            guard version <= (Int(CLFFormat.newestVersion), 0) else {
+            guard (version.0, version.1) <= (Int(CLFFormat.newestVersion), 0) else {
                 throw fail(root, "compCLFversion \(text.excerpt) is newer than CLF \(Int(CLFFormat.newestVersion)), the newest known")
             }
         } else if let text = legacy {
             guard let version = Self.versionNumbers(text) else {
                 throw fail(root, "version \"\(text.excerpt)\" is not a version number; write MAJOR[.MINOR[.REVISION]], e.g. 1.2")
             }
-            guard version <= (Int(CLFFormat.newestLegacyVersion), 0) else {
+            guard (version.0, version.1) <= (Int(CLFFormat.newestLegacyVersion), 0) else {
                 throw fail(root, "version \(text.excerpt) is newer than the pre-SMPTE CLF versions (up to 2.0); "
                     + "SMPTE files state compCLFversion")
             }
+            legacyVersion = version
         } else {
             throw fail(root, "attribute compCLFversion (or the pre-SMPTE version) is missing")
         }
     }
 
-    /// The major and minor numbers of `MAJOR[.MINOR[.REVISION]]` (digits only), or nil.
-    private static func versionNumbers(_ text: String) -> (Int, Int)? {
+    /// The numbers of `MAJOR[.MINOR[.REVISION]]` (digits only; absent ones are 0), or nil.
+    private static func versionNumbers(_ text: String) -> (Int, Int, Int)? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard (1...3).contains(parts.count) else { return nil }
         let numbers = parts.compactMap { (part) -> Int? in
@@ -146,7 +149,7 @@ struct CLFNodeReader {
             return TextLUTParsing.wholeNumber(part)
         }
         guard numbers.count == parts.count else { return nil }
-        return (numbers[0], numbers.count > 1 ? numbers[1] : 0)
+        return (numbers[0], numbers.count > 1 ? numbers[1] : 0, numbers.count > 2 ? numbers[2] : 0)
     }
 
     private mutating func depths(_ node: XMLElementTree) throws(LUTFileError) -> (CLFBitDepth, CLFBitDepth) {
@@ -387,9 +390,15 @@ struct CLFNodeReader {
     }
 
     private func matrix(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> MatrixOp {
-        let (dims, values, _, _) = try array(node, describe: "\"3 3\" or \"3 4\"",
-                                           check: { ($0.count == 2 || ($0.count == 3 && $0[2] == 3)) && $0[0] == 3 && ($0[1] == 3 || $0[1] == 4) },
-                                           count: { $0[0] * $0[1] })
+        let (dims, values, array, _) = try self.array(node, describe: "\"3 3\" or \"3 4\"",
+                                                 check: { ($0.count == 2 || ($0.count == 3 && $0[2] == 3)) && $0[0] == 3 && ($0[1] == 3 || $0[1] == 4) },
+                                                 count: { $0[0] * $0[1] })
+        // Pre-SMPTE files up to version 1.2 write a matrix "3 3 3" and have no offsets; OpenColorIO
+        // refuses any other shape in them.
+        if let legacyVersion, legacyVersion <= (1, 2, 0), dims != [3, 3, 3] {
+            throw fail(array, "dim \"\(dims.map(String.init).joined(separator: " "))\" in a version \(legacyVersion.0).\(legacyVersion.1) file, "
+                + "where a Matrix is \"3 3 3\"; write that, or state version 1.3 or later for \"3 3\" and \"3 4\"")
+        }
         let columns = dims[1]
         let gain = inDepth.scale / outDepth.scale
         var rows: [SIMD3<Double>] = []
