@@ -117,9 +117,18 @@ import Testing
 
     // MARK: NaN and infinity in 1D tables
 
-    /// A 1D .cube of five entries, the second `second`, the others exact in Float32.
+    /// Five "r g b" lines, the second `second`, the others exact in Float32.
+    static func entries(_ second: String) -> String {
+        "0 0 0\n\(second) \(second) \(second)\n0.25 0.25 0.25\n0.75 0.75 0.75\n1 1 1\n"
+    }
+
     static func cube1D(_ second: String) -> String {
-        "LUT_1D_SIZE 5\n0 0 0\n\(second) \(second) \(second)\n0.25 0.25 0.25\n0.75 0.75 0.75\n1 1 1\n"
+        "LUT_1D_SIZE 5\n" + entries(second)
+    }
+
+    /// A 1D .csp with identity pre-LUTs.
+    static func csp1D(_ second: String) -> String {
+        "CSPLUTV100\n1D\n\n2\n0 1\n0 1\n2\n0 1\n0 1\n2\n0 1\n0 1\n\n5\n" + entries(second)
     }
 
     static let nonFinite: [(name: String, text: String, outputs: [Double])] = [
@@ -133,6 +142,8 @@ import Testing
         ("minus-inf.spi1d", spi1D(["0", "-inf", "0.3", "0.6", "1"]), [0, -largest, 0.3, 0.6, 1]),
         ("nan.cube", cube1D("nan"), [0, 0, 0.25, 0.75, 1]),
         ("inf.cube", cube1D("inf"), [0, largest, 0.25, 0.75, 1]),
+        ("nan.csp", csp1D("nan"), [0, 0, 0.25, 0.75, 1]),
+        ("inf.csp", csp1D("-inf"), [0, -largest, 0.25, 0.75, 1]),
     ]
 
     /// A NaN entry reads as 0, an infinite one (or in a CLF one beyond Float32) as the largest
@@ -143,7 +154,8 @@ import Testing
     func nonFiniteEntriesReadAsOpenColorIODoes(index: Int) throws {
         let (name, text, outputs) = Self.nonFinite[index]
         let look = try Self.read(text, name)
-        let lut = try #require(look.transform.operations.first as? LUT1DOp)
+        // The table is the last operation (a .csp's pre-LUT comes before it).
+        let lut = try #require(look.transform.operations.last as? LUT1DOp)
         for curve in lut.curves {
             #expect(curve.outputs == outputs)
         }

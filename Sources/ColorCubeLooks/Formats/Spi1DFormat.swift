@@ -132,11 +132,7 @@ public struct Spi1DFormat: LUTFileFormat {
             }
             var values = SIMD3<Double>()
             for index in 0..<components {
-                if let special = TextLUTParsing.nonFiniteEntry(scanner.string(scanner.token(index))) {
-                    values[index] = special
-                } else {
-                    values[index] = try TextLUTParsing.number(scanner, index, path: path, what: "entry \(entries[0].count)")
-                }
+                values[index] = try TextLUTParsing.tableEntry(scanner, index, path: path, what: "entry \(entries[0].count)")
             }
             if components == 1 { values = SIMD3(repeating: values.x) }
             for channel in 0..<3 { entries[channel].append(values[channel]) }

@@ -52,6 +52,14 @@ enum TextLUTParsing {
         }
     }
 
+    /// Token `index` of the scanner's line as a 1D table entry: a finite number, or `nan` or
+    /// `inf` read as `nonFiniteEntry` reads them.
+    /// - Throws: `LUTFileError.malformed` naming the line and `what` the value is.
+    static func tableEntry(_ scanner: TextLineScanner, _ index: Int, path: String, what: String) throws(LUTFileError) -> Double {
+        if let special = nonFiniteEntry(scanner.string(scanner.token(index))) { return special }
+        return try number(scanner, index, path: path, what: what)
+    }
+
     /// The largest Float32: OpenColorIO's value for an infinite 1D table entry.
     static let largestTableEntry = Double(Float.greatestFiniteMagnitude)
 
