@@ -131,8 +131,8 @@ import Testing
             (header + "{\n0\n1\n2\n}\n", 8),
             (header + "{\n0\n}\n", 7),
             (header + "{\n0 1\n1\n}\n", 6),
-            (header + "{\nnan\n1\n}\n", 6),
-            (header + "{\n0\ninf\n}\n", 7),
+            (header + "{\n1e39\n1\n}\n", 6),
+            (header + "{\n0\n-1e39\n}\n", 7),
             (header + "{\n0\n1\n", 7),
         ]
         for (text, line) in cases {

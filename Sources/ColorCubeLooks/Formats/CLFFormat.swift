@@ -3,22 +3,26 @@ import ColorCubeTransform
 
 /// The Academy/ASC Common LUT Format (.clf): SMPTE ST 2136-1 and the pre-SMPTE v2 and v3 forms.
 ///
-/// An XML `ProcessList` (attribute `compCLFversion` up to 3, or the older `version` up to 2)
-/// holds operations applied in order, each with `inBitDepth` and `outBitDepth` (8i, 10i, 12i,
+/// An XML `ProcessList` (attribute `compCLFversion` up to 3.0 or "ST2136-1:2024", or the older
+/// `version` up to 2.0, never both; versions written MAJOR[.MINOR[.REVISION]]) with a non-empty
+/// `id` holds operations applied in order, each with `inBitDepth` and `outBitDepth` (8i, 10i, 12i,
 /// 16i, 16f, 32f; see `CLFBitDepth`), and each node's input depth must equal the previous node's
 /// output depth:
 /// - `LUT1D` with `<Array dim="N 1">` or `"N 3"` (outputs, evenly spaced inputs over 0...1);
+///   entries `nan` read as 0 and `inf` (or beyond Float32) as the largest Float32 of their sign,
+///   as OpenColorIO reads them (the look's notes say so);
 ///   `halfDomain="true"` takes 65536 entries, one per half-float bit pattern (inputs are the
 ///   half values themselves; entries at NaN and infinity patterns are ignored); `rawHalfs="true"`
 ///   writes outputs as half-float bit patterns (whole numbers 0...65535).
 /// - `LUT3D` with `<Array dim="N N N 3">`, BLUE varying fastest (read into ColorCube's
 ///   red-fastest order), `interpolation` trilinear or tetrahedral (the default, as OpenColorIO 2.1 reads
 ///   a LUT3D that states none).
-/// - Pre-SMPTE `IndexMap dim="2"` inside a LUT1D or LUT3D ("a@i b@j": input a reads entry i):
-///   checked (two entries, as OpenColorIO requires) and then ignored, as OpenColorIO 2.1 ignores
-///   it; the look's notes say so.
+/// - Pre-SMPTE `IndexMap dim="N"` inside a LUT1D or LUT3D ("a@i b@j ...": input a reads entry
+///   i): checked as OpenColorIO checks it (N from 2, N entries, values and indices increasing)
+///   and then ignored, as OpenColorIO 2.1 to 2.6 ignore it; the look's notes say so.
 /// - `Matrix` with `<Array dim="3 3">` or `"3 4"` (the fourth column is the offset; pre-SMPTE
-///   "3 3 3" and "3 4 3" too), row by row.
+///   "3 3 3" and "3 4 3" too), row by row; a pre-SMPTE file up to version 1.2 takes "3 3 3"
+///   alone, as OpenColorIO requires.
 /// - `Range` with `minInValue`, `maxInValue`, `minOutValue`, `maxOutValue`: all four map and
 ///   clamp (unless `style="noClamp"`); a min pair alone or a max pair alone, whose in and out
 ///   values must then be equal, is a one-sided clamp.
@@ -26,13 +30,18 @@ import ColorCubeTransform
 ///   see `LogOp`, `ExponentOp`, `CDLOp`; params with `channel="R"` etc. apply to one channel,
 ///   without it to all three. A log's `base` defaults to 2.
 /// `Description`, `InputDescriptor`, `OutputDescriptor` and `Info` are metadata; the first
-/// `Description` (else the list's `name`) is the look's title.
+/// `Description` (else the list's `name`) is the look's title. Other elements CLF does not define
+/// (`Id`, vendor elements) are skipped, as OpenColorIO skips them, and named in the notes;
+/// operation names match without regard to case, as in OpenColorIO.
 ///
 /// Refused, each naming the file, the element and its line: XML that is not well formed or has a
-/// DOCTYPE, a ProcessList without an `id` or a version, an unknown element among the operations, a missing or unknown bit depth or one that
-/// does not follow from the previous node, a version above 3, array dimensions that do not fit the
-/// node, more or fewer values than the dimensions call for, values that are not finite numbers,
-/// and parameters outside what the operation accepts.
+/// DOCTYPE, a ProcessList without an `id` (or with an empty one) or a version, one with no
+/// operation, an OpenColorIO CTF operator (`FixedFunction`, `Gamma`, ...), a missing or unknown
+/// bit depth or one that does not follow from the previous node, a version above 3.0, array
+/// dimensions that do not fit the node, more or fewer values than the dimensions call for, values
+/// that are not finite numbers (outside a LUT1D), `halfDomain` or `rawHalfs` other than "true",
+/// `hueAdjust` other than dw3, an `offset` on a basic Exponent, and parameters outside what the
+/// operation accepts.
 public struct CLFFormat: LUTFileFormat {
     public init() {}
 

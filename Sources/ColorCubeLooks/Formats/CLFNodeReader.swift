@@ -11,6 +11,8 @@ struct CLFNodeReader {
     /// What the user should know about how the file was read.
     private(set) var notes: [String] = []
     private var previousDepth: (depth: CLFBitDepth, element: String)?
+    /// The pre-SMPTE `version` (major, minor, revision), when the file states one.
+    private var legacyVersion: (Int, Int, Int)?
 
     init(path: String) {
         self.path = path
@@ -21,44 +23,82 @@ struct CLFNodeReader {
     static let maxOperations = 1000
 
     private static let operationNames = "LUT1D, LUT3D, Matrix, Range, Log, Exponent and ASC_CDL"
-    private static let operationElements: Set<String> = ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "ASC_CDL"]
+    /// The operations by lower-case name: OpenColorIO matches element names without regard to case.
+    private static let operationElements: [String: String] = Dictionary(
+        uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "ASC_CDL"].map { ($0.lowercased(), $0) })
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
+    /// Operators of OpenColorIO's CTF format (lower case). OpenColorIO refuses most of them in a
+    /// CLF and reads `Gamma` and `Reference`; colorcube reads none, so each is refused rather
+    /// than skipped with the unknown elements.
+    private static let ctfOperators: Set<String> = [
+        "aces", "exposurecontrast", "fixedfunction", "function", "gamma", "gradinghuecurve", "gradingprimary",
+        "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
+    ]
 
     mutating func transform(of root: XMLElementTree) throws(LUTFileError) -> Transform {
         guard root.name == "ProcessList" else {
             throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a CLF file")
         }
-        guard root.attribute("id") != nil else {
+        guard let id = root.attribute("id") else {
             throw fail(root, "attribute id is missing (CLF requires one)")
+        }
+        guard !id.isEmpty else {
+            throw fail(root, "attribute id is empty; CLF requires a value, e.g. id=\"look\"")
         }
         try checkVersion(root)
         title = root.child("Description").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
             ?? root.attribute("name")
         inputDescriptor = root.child("InputDescriptor").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
         outputDescriptor = root.child("OutputDescriptor").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
-        let nodes = root.children.filter { !Self.metadataNames.contains($0.name) }
+        let nodes = try operationNodes(root)
         if nodes.count > Self.maxOperations {
             throw fail(root, "the ProcessList holds \(nodes.count) operations; colorcube reads up to \(Self.maxOperations) "
                 + "(real looks hold a few dozen at most)")
         }
+        guard !nodes.isEmpty else {
+            throw fail(root, "the ProcessList holds no operation; a CLF needs at least one of \(Self.operationNames) "
+                + "(an identity <Matrix> if the look changes nothing)")
+        }
         var operations: [any TransformOp] = []
-        for node in nodes {
+        for (node, kind) in nodes {
             let (inDepth, outDepth) = try depths(node)
             let produced: [any TransformOp]
-            switch node.name {
+            switch kind {
             case "LUT1D": produced = try lut1D(node, inDepth, outDepth)
             case "LUT3D": produced = try lut3D(node, inDepth, outDepth)
             case "Matrix": produced = [try matrix(node, inDepth, outDepth)]
             case "Range": produced = [try range(node, inDepth, outDepth)]
             case "Log": produced = [try log(node)]
             case "Exponent": produced = [try exponent(node)]
-            case "ASC_CDL": produced = [try cdl(node)]
-            default:
-                throw fail(node, "unknown element <\(node.name)> in the ProcessList; CLF operations are \(Self.operationNames)")
+            default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
         }
         return Transform(operations)
+    }
+
+    /// The ProcessList's operations with their canonical names. Metadata and elements CLF does
+    /// not define are skipped, as OpenColorIO skips them (vendor extensions, `<Id>`), with a
+    /// note naming them; a CTF operator is refused, as skipping it would change the look.
+    private mutating func operationNodes(_ root: XMLElementTree) throws(LUTFileError) -> [(XMLElementTree, String)] {
+        var nodes: [(XMLElementTree, String)] = []
+        var skipped: [String] = []
+        for child in root.children {
+            let key = child.name.lowercased()
+            if let kind = Self.operationElements[key] {
+                nodes.append((child, kind))
+            } else if Self.ctfOperators.contains(key) {
+                throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator, not a CLF one; colorcube reads "
+                    + "\(Self.operationNames): bake the look with OpenColorIO (ociobakelut) to read it here")
+            } else if !Self.metadataNames.contains(child.name), !skipped.contains(child.name) {
+                skipped.append(child.name)
+            }
+        }
+        if !skipped.isEmpty {
+            let shown = skipped.prefix(5).map { "<\($0)>" }.joined(separator: ", ") + (skipped.count > 5 ? ", ..." : "")
+            notes.append("elements CLF does not define were skipped, as OpenColorIO skips them: \(shown)")
+        }
+        return nodes
     }
 
     // MARK: Attributes and numbers
@@ -67,35 +107,56 @@ struct CLFNodeReader {
         .malformed(path: path, line: element.line, reason: "<\(element.name)>: \(reason)")
     }
 
-    private func checkVersion(_ root: XMLElementTree) throws(LUTFileError) {
-        if let text = root.attribute("compCLFversion") {
-            guard let version = Double(text.trimmingWhitespace()), version.isFinite, version > 0 else {
-                throw fail(root, "compCLFversion \"\(text.excerpt)\" is not a version number")
+    /// The SMPTE ST 2136-1 `compCLFversion`, accepted as OpenColorIO accepts it.
+    private static let smpteVersion = "ST2136-1:2024"
+
+    /// Checks the version as OpenColorIO does: `MAJOR[.MINOR[.REVISION]]` in digits alone (no
+    /// sign, space or exponent), up to 3.0 for `compCLFversion` (or the SMPTE name) and up to
+    /// 2.0 for the pre-SMPTE `version`; the two attributes never together.
+    private mutating func checkVersion(_ root: XMLElementTree) throws(LUTFileError) {
+        let smpte = root.attribute("compCLFversion"), legacy = root.attribute("version")
+        if smpte != nil, legacy != nil {
+            throw fail(root, "it states both compCLFversion and the pre-SMPTE version; keep compCLFversion and remove version")
+        }
+        if let text = smpte {
+            guard text != Self.smpteVersion else { return }
+            guard let version = Self.versionNumbers(text) else {
+                throw fail(root, "compCLFversion \"\(text.excerpt)\" is not a version number; write MAJOR[.MINOR[.REVISION]], e.g. 3.0")
             }
-            guard version <= CLFFormat.newestVersion else {
+            guard (version.0, version.1) <= (Int(CLFFormat.newestVersion), 0) else {
                 throw fail(root, "compCLFversion \(text.excerpt) is newer than CLF \(Int(CLFFormat.newestVersion)), the newest known")
             }
-        } else if let text = root.attribute("version") {
-            guard let version = Double(text.trimmingWhitespace()), version.isFinite, version > 0 else {
-                throw fail(root, "version \"\(text.excerpt)\" is not a version number")
+        } else if let text = legacy {
+            guard let version = Self.versionNumbers(text) else {
+                throw fail(root, "version \"\(text.excerpt)\" is not a version number; write MAJOR[.MINOR[.REVISION]], e.g. 1.2")
             }
-            guard version <= CLFFormat.newestLegacyVersion else {
-                throw fail(root, "version \(text.excerpt) is newer than the pre-SMPTE CLF versions (up to 2); "
+            guard (version.0, version.1) <= (Int(CLFFormat.newestLegacyVersion), 0) else {
+                throw fail(root, "version \(text.excerpt) is newer than the pre-SMPTE CLF versions (up to 2.0); "
                     + "SMPTE files state compCLFversion")
             }
+            legacyVersion = version
         } else {
             throw fail(root, "attribute compCLFversion (or the pre-SMPTE version) is missing")
         }
+    }
+
+    /// The numbers of `MAJOR[.MINOR[.REVISION]]` (digits only; absent ones are 0), or nil.
+    private static func versionNumbers(_ text: String) -> (Int, Int, Int)? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        let numbers = parts.compactMap { (part) -> Int? in
+            guard part.utf8.count <= 9 else { return nil }
+            return TextLUTParsing.wholeNumber(part)
+        }
+        guard numbers.count == parts.count else { return nil }
+        return (numbers[0], numbers.count > 1 ? numbers[1] : 0, numbers.count > 2 ? numbers[2] : 0)
     }
 
     private mutating func depths(_ node: XMLElementTree) throws(LUTFileError) -> (CLFBitDepth, CLFBitDepth) {
         var found: [CLFBitDepth] = []
         for name in ["inBitDepth", "outBitDepth"] {
             guard let text = node.attribute(name) else {
-                if Self.operationElements.contains(node.name) {
-                    throw fail(node, "\(name) is missing; it is one of \(CLFBitDepth.names)")
-                }
-                throw fail(node, "unknown element <\(node.name)> in the ProcessList; CLF operations are \(Self.operationNames)")
+                throw fail(node, "\(name) is missing; it is one of \(CLFBitDepth.names)")
             }
             guard let depth = CLFBitDepth(rawValue: text.trimmingWhitespace().lowercased()) else {
                 throw fail(node, "\(name) \"\(text.excerpt)\" is not a bit depth; use one of \(CLFBitDepth.names)")
@@ -129,47 +190,69 @@ struct CLFNodeReader {
     /// Exactly `expected` whitespace-separated finite numbers from `element`'s text; stops at the
     /// first one too many, so a short declaration never makes a long file allocate.
     private func numbers(_ element: XMLElementTree, expected: Int) throws(LUTFileError) -> [Double] {
+        try numbers(element, expected: expected, readingNonFinite: false).values
+    }
+
+    /// `numbers(_:expected:)`, where `readingNonFinite` reads a 1D table's entries that are not
+    /// finite Float32 values as OpenColorIO reads them (`nan` as 0, `inf` and values beyond
+    /// Float32 as the largest Float32 of their sign, a numeral that overflows Double, such as
+    /// 1e999, as 0) and counts them.
+    private func numbers(_ element: XMLElementTree, expected: Int,
+                         readingNonFinite: Bool) throws(LUTFileError) -> (values: [Double], nonFinite: Int) {
         var values: [Double] = []
+        var nonFinite = 0
         // Each value takes at least two bytes ("0 "): a short text reserves no more than it holds.
         values.reserveCapacity(min(expected, element.text.utf8.count / 2 + 1))
         for token in element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," }) {
             guard values.count < expected else {
                 throw fail(element, "more values than the \(expected) its dimensions call for")
             }
-            guard let value = Double(token), value.isFinite else {
+            guard let parsed = Double(token), readingNonFinite || parsed.isFinite else {
                 throw fail(element, "value \(values.count + 1), '\(token.prefix(40))', is not a finite number")
+            }
+            var value = parsed
+            if readingNonFinite, !(abs(value) <= TextLUTParsing.largestTableEntry) {
+                let largest = TextLUTParsing.largestTableEntry
+                value = TextLUTParsing.nonFiniteEntry(token) ?? (value.isFinite ? (value < 0 ? -largest : largest) : 0)
+                nonFinite += 1
             }
             values.append(value)
         }
         guard values.count == expected else {
             throw fail(element, "\(values.count) values where its dimensions call for \(expected)")
         }
-        return values
+        return (values, nonFinite)
     }
 
     /// The `Array` child's dimensions, accepted by `check` (`shapes` describes them for the
     /// message), and its `count(dims)` values; the dimensions are checked before any value is read.
-    private func array(_ node: XMLElementTree, describe shapes: String,
-                       check: ([Int]) -> Bool, count: ([Int]) -> Int) throws(LUTFileError) -> (dims: [Int], values: [Double], element: XMLElementTree) {
+    private func array(_ node: XMLElementTree, describe shapes: String, readingNonFinite: Bool = false,
+                       check: ([Int]) -> Bool, count: ([Int]) -> Int) throws(LUTFileError)
+        -> (dims: [Int], values: [Double], element: XMLElementTree, nonFinite: Int) {
         guard let array = node.child("Array") else { throw fail(node, "the <Array> of values is missing") }
         guard let dimText = array.attribute("dim") else { throw fail(array, "attribute dim is missing; it should be \(shapes)") }
         let dims = dimText.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { Int($0) ?? -1 }
         guard !dims.isEmpty, dims.allSatisfy({ $0 >= 0 }), check(dims) else {
             throw fail(array, "dim \"\(dimText)\" does not fit a <\(node.name)>; it should be \(shapes)")
         }
-        return (dims, try numbers(array, expected: count(dims)), array)
+        let (values, nonFinite) = try numbers(array, expected: count(dims), readingNonFinite: readingNonFinite)
+        return (dims, values, array, nonFinite)
     }
 
     // MARK: Operations
 
     private mutating func lut1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
-        if let hue = node.attribute("hueAdjust"), hue.lowercased() != "none" {
+        if let hue = node.attribute("hueAdjust") {
+            guard hue.lowercased() == "dw3" else {
+                throw fail(node, "hueAdjust=\"\(hue.excerpt)\" is not dw3, the one hue adjustment CLF defines; "
+                    + "remove the attribute for none")
+            }
             throw fail(node, "hueAdjust=\"\(hue)\" is not supported")
         }
-        let halfDomain = node.attribute("halfDomain")?.lowercased() == "true"
-        let rawHalfs = node.attribute("rawHalfs")?.lowercased() == "true"
+        let halfDomain = try flag(node, "halfDomain")
+        let rawHalfs = try flag(node, "rawHalfs")
         let largest = CLFFormat.largest1DSize
-        let (dims, values, array) = try self.array(node, describe: "\"N 1\" or \"N 3\" with N from 2 to \(largest)",
+        let (dims, values, array, nonFinite) = try self.array(node, describe: "\"N 1\" or \"N 3\" with N from 2 to \(largest)", readingNonFinite: true,
                                                    check: { $0.count == 2 && (2...largest).contains($0[0]) && ($0[1] == 1 || $0[1] == 3) },
                                                    count: { $0[0] * $0[1] })
         let entries = dims[0], components = dims[1]
@@ -186,11 +269,19 @@ struct CLFNodeReader {
                         throw fail(array, "rawHalfs value \(value) at entry \(index + 1) is not a 16-bit pattern (0 to 65535)")
                     }
                     value = HalfFloat.value(bits: UInt16(value))
+                    if !value.isFinite {
+                        value = value.isNaN ? 0 : (value < 0 ? -TextLUTParsing.largestTableEntry : TextLUTParsing.largestTableEntry)
+                    }
                 }
                 outputs[channel].append(value / outDepth.scale)
             }
         }
-        var operations: [any TransformOp] = try indexMap(node, inDepth, entries: entries)
+        if nonFinite > 0 {
+            notes.append("line \(array.line): \(nonFinite) entr\(nonFinite == 1 ? "y" : "ies") of the <LUT1D> "
+                + "\(nonFinite == 1 ? "is" : "are") NaN or beyond Float32, read as OpenColorIO reads them: NaN as 0, "
+                + "infinity as the largest Float32 (3.4e38) of its sign")
+        }
+        var operations: [any TransformOp] = try indexMap(node)
         var curves: [Curve] = []
         do throws(TransformError) {
             for channel in 0..<3 {
@@ -211,9 +302,19 @@ struct CLFNodeReader {
         return operations
     }
 
+    /// A LUT1D's boolean attribute: absent is false, `true` (any case) is true, and anything
+    /// else is refused, as OpenColorIO refuses it.
+    private func flag(_ node: XMLElementTree, _ name: String) throws(LUTFileError) -> Bool {
+        guard let text = node.attribute(name) else { return false }
+        guard text.lowercased() == "true" else {
+            throw fail(node, "\(name)=\"\(text.excerpt)\" is not \"true\", the one value CLF allows; remove the attribute to turn \(name) off")
+        }
+        return true
+    }
+
     private mutating func lut3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
         let sizes = ColorCube.sizeRange
-        let (dims, values, array) = try self.array(node, describe: "\"N N N 3\" with N from \(sizes.lowerBound) to \(sizes.upperBound)",
+        let (dims, values, array, _) = try self.array(node, describe: "\"N N N 3\" with N from \(sizes.lowerBound) to \(sizes.upperBound)",
                                                    check: { $0.count == 4 && $0[0] == $0[1] && $0[1] == $0[2] && sizes.contains($0[0]) && $0[3] == 3 },
                                                    count: { $0[0] * $0[1] * $0[2] * 3 })
         let interpolation: Interpolation
@@ -245,42 +346,59 @@ struct CLFNodeReader {
         } catch {
             throw fail(array, error.description)
         }
-        var operations = try indexMap(node, inDepth, entries: n)
+        var operations = try indexMap(node)
         operations.append(LUT3DOp(table: cube, interpolation: interpolation))
         return operations
     }
 
-    /// Checks a pre-SMPTE IndexMap and notes that it is not applied: OpenColorIO 2.1 reads a
-    /// two-entry IndexMap and then ignores it (checked with ociobakelut: "64@0 940@4" and
-    /// "512@0 1023@4" give the same output as no map), and colorcube matches OpenColorIO, the
+    /// Checks a pre-SMPTE IndexMap and notes that it is not applied: OpenColorIO (2.1 to 2.6)
+    /// checks one (attribute `dim`, a whole number from 2, as many "value@index" entries, values
+    /// and indices increasing, one map per table) and then ignores it: a LUT1D with
+    /// "0@0 0.5@1 1@4" gives the same output as one without. colorcube matches OpenColorIO, the
     /// reference other tools follow. Returns no operations.
-    private mutating func indexMap(_ node: XMLElementTree, _ inDepth: CLFBitDepth, entries: Int) throws(LUTFileError) -> [any TransformOp] {
-        guard let map = node.child("IndexMap") else { return [] }
-        let pairs = map.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
-        guard pairs.count == 2 else {
-            throw fail(map, "\(pairs.count) entries; only two-entry IndexMaps are supported")
+    private mutating func indexMap(_ node: XMLElementTree) throws(LUTFileError) -> [any TransformOp] {
+        let maps = node.children("IndexMap")
+        guard let map = maps.first else { return [] }
+        guard maps.count == 1 else {
+            throw fail(maps[1], "a second IndexMap in one <\(node.name)>; a table has at most one: remove it")
         }
-        var points: [(input: Double, index: Double)] = []
+        guard let dimText = map.attribute("dim") else {
+            throw fail(map, "attribute dim is missing; it is the number of entries, e.g. dim=\"2\"")
+        }
+        guard let dim = TextLUTParsing.wholeNumber(dimText.trimmingWhitespace()), dim >= 2 else {
+            throw fail(map, "dim \"\(dimText.excerpt)\" is not a number of entries (2 or more)")
+        }
+        let pairs = map.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," })
+        guard pairs.count == dim else {
+            throw fail(map, "\(pairs.count) entries where dim says \(dim)")
+        }
+        var previous: (input: Double, index: Double)?
         for pair in pairs {
-            let parts = pair.split(separator: "@")
-            guard parts.count == 2, let input = Double(parts[0]), let index = Double(parts[1]), input.isFinite, index.isFinite else {
+            let parts = pair.split(separator: "@", omittingEmptySubsequences: false)
+            guard parts.count == 2, let input = Double(parts[0]), let index = Double(parts[1]) else {
                 throw fail(map, "'\(pair.prefix(40))' is not \"value@index\"")
             }
-            points.append((input, index))
-        }
-        guard points[1].input != points[0].input, (0...Double(entries - 1)).contains(points[0].index),
-              (0...Double(entries - 1)).contains(points[1].index) else {
-            throw fail(map, "its inputs must differ and its indices lie in 0...\(entries - 1)")
+            // Written so that NaN passes, as it passes OpenColorIO's check.
+            if let previous, previous.input >= input || previous.index >= index {
+                throw fail(map, "'\(pair.prefix(40))' does not follow the entry before it; values and indices must increase")
+            }
+            previous = (input, index)
         }
         notes.append("line \(map.line): the IndexMap of the <\(node.name)> (\(pairs.joined(separator: " "))) is ignored, "
-            + "as OpenColorIO 2.1 ignores it; the table's entries are spread evenly over the input range")
+            + "as OpenColorIO ignores it; the table's entries are spread evenly over the input range")
         return []
     }
 
     private func matrix(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> MatrixOp {
-        let (dims, values, _) = try array(node, describe: "\"3 3\" or \"3 4\"",
-                                           check: { ($0.count == 2 || ($0.count == 3 && $0[2] == 3)) && $0[0] == 3 && ($0[1] == 3 || $0[1] == 4) },
-                                           count: { $0[0] * $0[1] })
+        let (dims, values, array, _) = try self.array(node, describe: "\"3 3\" or \"3 4\"",
+                                                 check: { ($0.count == 2 || ($0.count == 3 && $0[2] == 3)) && $0[0] == 3 && ($0[1] == 3 || $0[1] == 4) },
+                                                 count: { $0[0] * $0[1] })
+        // Pre-SMPTE files up to version 1.2 write a matrix "3 3 3" and have no offsets; OpenColorIO
+        // refuses any other shape in them.
+        if let legacyVersion, legacyVersion <= (1, 2, 0), dims != [3, 3, 3] {
+            throw fail(array, "dim \"\(dims.map(String.init).joined(separator: " "))\" in a version \(legacyVersion.0).\(legacyVersion.1) file, "
+                + "where a Matrix is \"3 3 3\"; write that, or state version 1.3 or later for \"3 3\" and \"3 4\"")
+        }
         let columns = dims[1]
         let gain = inDepth.scale / outDepth.scale
         var rows: [SIMD3<Double>] = []
@@ -393,6 +511,9 @@ struct CLFNodeReader {
         var exponent = SIMD3<Double>.one, offset = SIMD3<Double>.zero
         for element in params {
             let g = try number(element, "exponent")
+            if !style.isMonCurve, element.attribute("offset") != nil {
+                throw fail(element, "offset is for the monCurve styles; remove it from a \(name) Exponent")
+            }
             let o = style.isMonCurve ? try number(element, "offset") : 0
             for channel in try channels(element) {
                 exponent[channel] = g

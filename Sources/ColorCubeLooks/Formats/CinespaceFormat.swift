@@ -236,7 +236,7 @@ public struct CinespaceFormat: LUTFileFormat {
             entries.reserveCapacity(TextLUTParsing.reservation(declared: length, fileBytes: bytes.count, bytesPerEntry: 6))
             for _ in 0..<length {
                 try next("all \(length) lines of the 1D table")
-                entries.append(try triple(&scanner, path: path))
+                entries.append(try triple(&scanner, path: path, isTableEntry: true))
             }
             operations.append(try TextLUTParsing.operation(path: path, line: sizeLine) { () throws(TransformError) in
                 try LUT1DOp(entries: entries)
@@ -245,13 +245,18 @@ public struct CinespaceFormat: LUTFileFormat {
         return (Transform(operations), metadata.isEmpty ? nil : metadata.joined(separator: " "))
     }
 
-    private static func triple(_ scanner: inout TextLineScanner, path: String) throws(LUTFileError) -> SIMD3<Double> {
+    /// One "r g b" line; a 1D table's (`isTableEntry`) may hold `nan` and `inf`, read as
+    /// OpenColorIO reads them (`TextLUTParsing.nonFiniteEntry`).
+    private static func triple(_ scanner: inout TextLineScanner, path: String, isTableEntry: Bool = false) throws(LUTFileError) -> SIMD3<Double> {
         guard scanner.tokenCount == 3 else {
             throw .malformed(path: path, line: scanner.lineNumber, reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
         }
-        return SIMD3(try TextLUTParsing.number(scanner, 0, path: path, what: "red"),
-                     try TextLUTParsing.number(scanner, 1, path: path, what: "green"),
-                     try TextLUTParsing.number(scanner, 2, path: path, what: "blue"))
+        var rgb = SIMD3<Double>()
+        for (channel, what) in ["red", "green", "blue"].enumerated() {
+            rgb[channel] = isTableEntry ? try TextLUTParsing.tableEntry(scanner, channel, path: path, what: what)
+                : try TextLUTParsing.number(scanner, channel, path: path, what: what)
+        }
+        return rgb
     }
 
     /// Cinespace's curve through `points` (increasing) and `outputs`, sampled `preLUTSamples`

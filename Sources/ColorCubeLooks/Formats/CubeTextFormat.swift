@@ -225,8 +225,9 @@ public struct CubeTextFormat: LUTFileFormat {
     ///   keyword, a keyword after the first data line, a size that is not a whole number in range
     ///   (LUT_3D_SIZE 2...256, LUT_1D_SIZE 2...65536) or given twice, a domain or input range whose
     ///   maximum is not above its minimum, data before any size, a data line without exactly three
-    ///   numbers, a value that is not a finite decimal number (no `nan` or `inf`), or more data
-    ///   lines than the sizes call for. Too few data lines, or no size at all, are reported at the
+    ///   numbers, a value that is not a finite decimal number (no `nan` or `inf` in a 3D table;
+    ///   in a 1D table they read as OpenColorIO reads them, see `TextLUTParsing.nonFiniteEntry`),
+    ///   or more data lines than the sizes call for. Too few data lines, or no size at all, are reported at the
     ///   file's last line.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Contents {
         var scanner = TextLineScanner(bytes)
@@ -238,7 +239,8 @@ public struct CubeTextFormat: LUTFileFormat {
             guard scanner.tokenCount > 0 else { continue }
             let first = scanner.token(0)
             let line = scanner.lineNumber
-            guard scanner.startsNumber(first) else {
+            // `nan` and `inf` are data, never keywords (a 1D table may hold them).
+            guard scanner.startsNumber(first) || TextLUTParsing.nonFiniteEntry(scanner.string(first)) != nil else {
                 guard layout == nil else {
                     throw .malformed(path: path, line: line, reason: "'\(scanner.excerpt(first))' is not a number; "
                         + "keywords must come before the first line of numbers")
@@ -263,8 +265,14 @@ public struct CubeTextFormat: LUTFileFormat {
                                  reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
             }
             var rgb = SIMD3<Float>()
+            // A 1D entry may be nan or inf, read as OpenColorIO reads them; a 3D entry may not.
+            let isShaperLine = shaperEntries.count < current.shaperSize
             for channel in 0..<3 {
                 let token = scanner.token(channel)
+                if isShaperLine, let special = TextLUTParsing.nonFiniteEntry(scanner.string(token)) {
+                    rgb[channel] = Float(special)
+                    continue
+                }
                 guard let value = scanner.double(token), Float(value).isFinite else {
                     throw .malformed(path: path, line: line, reason: "'\(scanner.excerpt(token))' is not a number")
                 }

@@ -76,8 +76,10 @@ public struct Spi1DFormat: LUTFileFormat {
     /// Parses .spi1d text; `path` names the file in errors.
     /// - Throws: `LUTFileError.malformed` with the line of the first problem: a version other
     ///   than 1, a malformed `From`, `Length` or `Components` line, a missing tag, a data line
-    ///   with the wrong count of values or a value that is not a finite number, more or fewer data
-    ///   lines than `Length`, an empty input range.
+    ///   with the wrong count of values or a value that is not a number, more or fewer data
+    ///   lines than `Length`, an empty input range, a value beyond Float32's range. Entries
+    ///   written `nan` or `inf` are read as OpenColorIO reads them (see
+    ///   `TextLUTParsing.nonFiniteEntry`: NaN as 0, infinity as the largest Float32).
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         var version: Int?, length: Int?, components: Int?
@@ -130,7 +132,7 @@ public struct Spi1DFormat: LUTFileFormat {
             }
             var values = SIMD3<Double>()
             for index in 0..<components {
-                values[index] = try TextLUTParsing.number(scanner, index, path: path, what: "entry \(entries[0].count)")
+                values[index] = try TextLUTParsing.tableEntry(scanner, index, path: path, what: "entry \(entries[0].count)")
             }
             if components == 1 { values = SIMD3(repeating: values.x) }
             for channel in 0..<3 { entries[channel].append(values[channel]) }

@@ -35,6 +35,34 @@ enum TextLUTParsing {
         return value
     }
 
+    /// A 1D table entry written `nan` or `inf` / `infinity` (any case, optional sign), read as
+    /// OpenColorIO reads it: NaN as 0 and infinity as the largest Float32 of its sign
+    /// (OpenColorIO keeps tables in Float32 and clamps them to its range). Nil for other text.
+    static func nonFiniteEntry<Text: StringProtocol>(_ text: Text) -> Double? {
+        var word = text.lowercased()[...]
+        var sign = 1.0
+        if let first = word.first, first == "-" || first == "+" {
+            sign = first == "-" ? -1 : 1
+            word = word.dropFirst()
+        }
+        switch word {
+        case "nan": return 0
+        case "inf", "infinity": return sign * largestTableEntry
+        default: return nil
+        }
+    }
+
+    /// Token `index` of the scanner's line as a 1D table entry: a finite number, or `nan` or
+    /// `inf` read as `nonFiniteEntry` reads them.
+    /// - Throws: `LUTFileError.malformed` naming the line and `what` the value is.
+    static func tableEntry(_ scanner: TextLineScanner, _ index: Int, path: String, what: String) throws(LUTFileError) -> Double {
+        if let special = nonFiniteEntry(scanner.string(scanner.token(index))) { return special }
+        return try number(scanner, index, path: path, what: what)
+    }
+
+    /// The largest Float32: OpenColorIO's value for an infinite 1D table entry.
+    static let largestTableEntry = Double(Float.greatestFiniteMagnitude)
+
     /// A whole number written as digits alone, however many (saturating at 2^50, which every
     /// range refuses); nil for anything else. For sizes in text that is not read by a scanner.
     static func wholeNumber<Text: StringProtocol>(_ text: Text) -> Int? {

@@ -1,0 +1,295 @@
+import ColorCubeLooks
+import ColorCubeTransform
+import Foundation
+import Testing
+
+/// Where the CLF and .spi1d readers agree with OpenColorIO 2.6 on what a file means or why it is
+/// refused: IndexMaps of any length, elements CLF does not define, NaN and infinite 1D entries,
+/// and files OpenColorIO refuses. Each case is checked exactly here, and against PyOpenColorIO
+/// when it is installed.
+@Suite struct CLFParityTests {
+    // MARK: Files
+
+    static func processList(_ body: String, root: String = "id=\"t\" compCLFversion=\"3.0\"") -> String {
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ProcessList \(root)>\n\(body)\n</ProcessList>\n"
+    }
+
+    static let legacy = "id=\"t\" version=\"1.2\""
+    static let matrix = "<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 3\">2 0 0 0 1 0 0 0 0.5</Array></Matrix>"
+
+    /// A five-entry LUT1D with `entries`, after `map` (an IndexMap, or nothing).
+    static func lut1D(_ entries: String, map: String = "") -> String {
+        "<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\">\(map)<Array dim=\"5 1\">\(entries)</Array></LUT1D>"
+    }
+
+    static func spi1D(_ entries: [String]) -> String {
+        "Version 1\nFrom 0.0 1.0\nLength \(entries.count)\nComponents 1\n{\n" + entries.joined(separator: "\n") + "\n}\n"
+    }
+
+    static func log(_ parameters: String) -> String {
+        processList("<Log inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"linToLog\"><LogParams \(parameters)/></Log>")
+    }
+
+    static func exponent(_ style: String, _ parameters: String) -> String {
+        processList("<Exponent inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"\(style)\"><ExponentParams \(parameters)/></Exponent>")
+    }
+
+    /// A two-entry LUT1D with one more attribute.
+    static func lut1DAttribute(_ attribute: String, _ entries: String) -> String {
+        processList("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\" \(attribute)><Array dim=\"2 1\">\(entries)</Array></LUT1D>")
+    }
+
+    static let curve = "0 0.1 0.3 0.6 1"
+
+    /// The curve in a ProcessList whose root states `version` after its id.
+    static func versioned(_ version: String) -> String {
+        processList(lut1D(curve), root: "id=\"t\" " + version)
+    }
+
+    /// The curve after `map`, in a pre-SMPTE ProcessList.
+    static func mapped(_ map: String) -> String {
+        processList(lut1D(curve, map: map), root: legacy)
+    }
+    static let inputs: [SIMD3<Double>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.2, 0.3), SIMD3(0.25, 0.5, 0.75),
+                                          SIMD3(0.125, 0.375, 0.875), SIMD3(1, 1, 1)]
+
+    static func write(_ text: String, _ name: String, in folder: TemporaryDirectory) throws -> String {
+        try OCIOReference.write(text, named: name, in: folder)
+    }
+
+    static func read(_ text: String, _ name: String = "look.clf") throws -> Look {
+        try OCIOReference.read(text, named: name, in: TemporaryDirectory())
+    }
+
+    static let largest = Double(Float.greatestFiniteMagnitude)
+
+    // MARK: IndexMap
+
+    static let indexMaps = ["0@0 0.5@1 1@4", "0@0 0.5@1 0.6@3 1@4", "0@0, 0.5@1, 1@4", "-1@-4 0@0 1@9"]
+
+    /// OpenColorIO reads an IndexMap of any length and ignores it: the table reads as without it.
+    @Test(arguments: indexMaps)
+    func indexMapsOfAnyLengthAreCheckedAndIgnored(map: String) throws {
+        let count = map.split(separator: "@").count - 1
+        let mapped = try Self.read(Self.mapped("<IndexMap dim=\"\(count)\">\(map)</IndexMap>"))
+        let plain = try Self.read(Self.mapped(""))
+        for input in Self.inputs {
+            #expect(mapped.transform.apply(input) == plain.transform.apply(input))
+        }
+        #expect(mapped.notes.contains { $0.contains("IndexMap") && $0.contains("ignored") })
+    }
+
+    // MARK: Elements CLF does not define
+
+    static let unknownElements: [(body: String, skipped: String)] = [
+        ("<Id>abc</Id>" + matrix, "<Id>"),
+        ("<Foo inBitDepth=\"32f\" outBitDepth=\"32f\">abc</Foo>" + matrix, "<Foo>"),
+        ("<Info><Vendor a=\"1\"><Deep/></Vendor></Info>" + matrix, ""),
+        (matrix + "<Array dim=\"3 3\">1 0 0 0 1 0 0 0 1</Array>", "<Array>"),
+        ("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Foo/><Description>d</Description>"
+            + "<Array dim=\"3 3\">2 0 0 0 1 0 0 0 0.5</Array><Id>x</Id></Matrix>", ""),
+        ("<matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 3\">2 0 0 0 1 0 0 0 0.5</Array></matrix>", ""),
+    ]
+
+    /// Elements CLF does not define are skipped, at any depth, and named in the notes when they
+    /// stand among the operations; operation names match without regard to case.
+    @Test(arguments: unknownElements.indices)
+    func unknownElementsAreSkipped(index: Int) throws {
+        let (body, skipped) = Self.unknownElements[index]
+        let look = try Self.read(Self.processList(body))
+        #expect(look.transform.operations.count == 1)
+        #expect(look.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.5, 0.5, 0.375))
+        if skipped.isEmpty {
+            #expect(look.notes.isEmpty, "\(look.notes)")
+        } else {
+            #expect(look.notes.contains { $0.contains("skipped") && $0.contains(skipped) }, "\(look.notes)")
+        }
+    }
+
+    /// `<Gamma>` is OpenColorIO's CTF form of an Exponent, which it reads in a CLF too; colorcube
+    /// refuses it with the way out rather than skip an operation that changes the look.
+    @Test func ctfOperatorsAreRefusedNotSkipped() throws {
+        for name in ["Gamma", "FixedFunction", "exposureContrast"] {
+            try CLFFormatTests.expectRefusal(Self.processList("<\(name) inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"basicFwd\"/>" + Self.matrix),
+                                             line: 3, mentions: "<\(name)> is an OpenColorIO CTF operator")
+        }
+    }
+
+    // MARK: NaN and infinity in 1D tables
+
+    /// Five "r g b" lines, the second `second`, the others exact in Float32.
+    static func entries(_ second: String) -> String {
+        "0 0 0\n\(second) \(second) \(second)\n0.25 0.25 0.25\n0.75 0.75 0.75\n1 1 1\n"
+    }
+
+    static func cube1D(_ second: String) -> String {
+        "LUT_1D_SIZE 5\n" + entries(second)
+    }
+
+    /// A 1D .csp with identity pre-LUTs.
+    static func csp1D(_ second: String) -> String {
+        "CSPLUTV100\n1D\n\n2\n0 1\n0 1\n2\n0 1\n0 1\n2\n0 1\n0 1\n\n5\n" + entries(second)
+    }
+
+    static let nonFinite: [(name: String, text: String, outputs: [Double])] = [
+        ("nan.clf", processList(lut1D("0 nan 0.3 0.6 1")), [0, 0, 0.3, 0.6, 1]),
+        ("inf.clf", processList(lut1D("0 inf 0.3 0.6 1")), [0, largest, 0.3, 0.6, 1]),
+        ("minus-infinity.clf", processList(lut1D("0 -Infinity 0.3 0.6 1")), [0, -largest, 0.3, 0.6, 1]),
+        ("beyond-float.clf", processList(lut1D("0 1e39 0.3 0.6 1")), [0, largest, 0.3, 0.6, 1]),
+        ("overflow.clf", processList(lut1D("0 1e999 0.3 0.6 1")), [0, 0, 0.3, 0.6, 1]),
+        ("nan.spi1d", spi1D(["0", "nAn", "0.3", "0.6", "1"]), [0, 0, 0.3, 0.6, 1]),
+        ("inf.spi1d", spi1D(["0", "INF", "0.3", "0.6", "1"]), [0, largest, 0.3, 0.6, 1]),
+        ("minus-inf.spi1d", spi1D(["0", "-inf", "0.3", "0.6", "1"]), [0, -largest, 0.3, 0.6, 1]),
+        ("nan.cube", cube1D("nan"), [0, 0, 0.25, 0.75, 1]),
+        ("inf.cube", cube1D("inf"), [0, largest, 0.25, 0.75, 1]),
+        ("nan.csp", csp1D("nan"), [0, 0, 0.25, 0.75, 1]),
+        ("inf.csp", csp1D("-inf"), [0, -largest, 0.25, 0.75, 1]),
+    ]
+
+    /// A NaN entry reads as 0, an infinite one (or in a CLF one beyond Float32) as the largest
+    /// Float32 of its sign, as OpenColorIO reads them; in a CLF a numeral that overflows Double
+    /// is 0. (A table whose only entries off the identity are NaN is left out: OpenColorIO drops
+    /// it as an identity before reading NaN as 0.)
+    @Test(arguments: nonFinite.indices)
+    func nonFiniteEntriesReadAsOpenColorIODoes(index: Int) throws {
+        let (name, text, outputs) = Self.nonFinite[index]
+        let look = try Self.read(text, name)
+        // The table is the last operation (a .csp's pre-LUT comes before it).
+        let lut = try #require(look.transform.operations.last as? LUT1DOp)
+        for curve in lut.curves {
+            #expect(curve.outputs == outputs)
+        }
+        if name.hasSuffix(".clf") {
+            #expect(look.notes.contains { $0.contains("1 entry") && $0.contains("NaN as 0") }, "\(look.notes)")
+        }
+    }
+
+    // MARK: Refusals
+
+    static let refusals: [(text: String, line: Int, mentions: String)] = [
+        (processList(""), 2, "holds no operation"),
+        (processList("<Description>x</Description><Info><Vendor/></Info>"), 2, "holds no operation"),
+        (processList("<Info>" + matrix + "</Info>"), 2, "holds no operation"),
+        (processList("", root: legacy), 2, "holds no operation"),
+        (processList(matrix, root: "id=\"\" compCLFversion=\"3.0\""), 2, "id is empty"),
+        (processList(lut1D(curve), root: "id=\"\" version=\"1.2\""), 2, "id is empty"),
+        (versioned("version=\"abc\""), 2, "not a version number"),
+        (versioned("version=\"-1\""), 2, "not a version number"),
+        (versioned("version=\" 1.2\""), 2, "not a version number"),
+        (versioned("version=\"1e0\""), 2, "not a version number"),
+        (versioned("version=\"1.\""), 2, "not a version number"),
+        (versioned("version=\"3\""), 2, "newer than the pre-SMPTE"),
+        (versioned("version=\"2.9\""), 2, "newer than the pre-SMPTE"),
+        (versioned("compCLFversion=\"3.01\""), 2, "newer than CLF 3"),
+        (versioned("compCLFversion=\"3.0.0.0\""), 2, "not a version number"),
+        (versioned("compCLFversion=\"ST2136-1:2025\""), 2, "not a version number"),
+        (versioned("version=\"1.2\" compCLFversion=\"3\""), 2, "both compCLFversion"),
+        (log("base=\"-2\""), 3, "base -2"),
+        (log("base=\"0\""), 3, "base 0"),
+        (log("logSideSlope=\"0\""), 3, "must not be 0"),
+        (log("linSideSlope=\"0\""), 3, "must not be 0"),
+        (exponent("basicFwd", "exponent=\"0.001\""), 3, "exponent 0.001"),
+        (exponent("basicFwd", "exponent=\"-1\""), 3, "exponent -1"),
+        (exponent("monCurveRev", "exponent=\"0.9\" offset=\"0.1\""), 3, "exponent 0.9"),
+        (exponent("monCurveFwd", "exponent=\"2\" offset=\"1\""), 3, "outside 0...0.9"),
+        (exponent("monCurveFwd", "exponent=\"2\""), 3, "offset is missing"),
+        (exponent("basicFwd", "exponent=\"2\" offset=\"0\""), 3, "offset is for the monCurve styles"),
+        (lut1DAttribute("halfDomain=\"false\"", "0 1"), 3, "halfDomain=\"false\" is not \"true\""),
+        (lut1DAttribute("halfDomain=\"\"", "0 1"), 3, "halfDomain=\"\" is not \"true\""),
+        (lut1DAttribute("rawHalfs=\"yes\"", "0 15360"), 3, "rawHalfs=\"yes\" is not \"true\""),
+        (lut1DAttribute("hueAdjust=\"none\"", "0 1"), 3, "is not dw3"),
+        (mapped("<IndexMap dim=\"3\">1@0 0.5@1 0@4</IndexMap>"), 3, "must increase"),
+        (mapped("<IndexMap dim=\"3\">0@0 0.5@1 1@1</IndexMap>"), 3, "must increase"),
+        (mapped("<IndexMap dim=\"3\">0@0 0@1 1@4</IndexMap>"), 3, "must increase"),
+        (mapped("<IndexMap>0@0 1@4</IndexMap>"), 3, "dim is missing"),
+        (mapped("<IndexMap dim=\"1\">0@0</IndexMap>"), 3, "dim \"1\""),
+        (mapped("<IndexMap dim=\"3\">0@0 1@4</IndexMap>"), 3, "2 entries where dim says 3"),
+        (mapped("<IndexMap dim=\"3\">0@0 0.5 1@4</IndexMap>"), 3, "'0.5' is not"),
+        (mapped("<IndexMap dim=\"2\">0@0 1@4</IndexMap><IndexMap dim=\"2\">0@0 1@4</IndexMap>"),
+         3, "a second IndexMap"),
+        (processList(matrix, root: legacy), 3, "where a Matrix is \"3 3 3\""),
+        (processList(matrix, root: "id=\"t\" version=\"1.1\""), 3, "where a Matrix is \"3 3 3\""),
+        (processList("<FixedFunction inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"RGB_TO_HSV\"/>" + matrix), 3, "CTF operator"),
+        (processList("<InverseLUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 1\">0 1</Array></InverseLUT1D>" + matrix),
+         3, "CTF operator"),
+    ]
+
+    /// Each is refused with the file, the line and what is wrong.
+    @Test(arguments: refusals.indices)
+    func refusesWhatOpenColorIORefuses(index: Int) throws {
+        let (text, line, mentions) = Self.refusals[index]
+        try CLFFormatTests.expectRefusal(text, line: line, mentions: mentions)
+    }
+
+    /// Versions OpenColorIO accepts beside the plain ones.
+    static let acceptedVersions = ["version=\"2.0.5\"", "version=\"01.2\"", "version=\"0\"", "compCLFversion=\"ST2136-1:2024\"",
+                                   "compCLFversion=\"2.9\"", "compCLFversion=\"3.0.0\"", "compCLFversion=\"0\""]
+
+    @Test(arguments: acceptedVersions)
+    func versionsAreReadAsOpenColorIOReadsThem(version: String) throws {
+        let look = try Self.read(Self.versioned(version))
+        #expect(look.transform.operations.count == 1)
+    }
+
+    /// Matrices as pre-SMPTE versions write them: "3 3 3" up to version 1.2, any shape after.
+    static let legacyMatrices = [
+        processList(matrix.replacingOccurrences(of: "dim=\"3 3\"", with: "dim=\"3 3 3\""), root: legacy),
+        processList(matrix, root: "id=\"t\" version=\"1.2.1\""),
+        processList(matrix.replacingOccurrences(of: "dim=\"3 3\">2 0 0 0 1 0 0 0 0.5", with: "dim=\"3 4\">2 0 0 0 0 1 0 0 0 0 0.5 0"),
+                    root: "id=\"t\" version=\"1.3\""),
+    ]
+
+    @Test(arguments: legacyMatrices)
+    func legacyMatricesFollowTheirVersion(text: String) throws {
+        let look = try Self.read(text)
+        #expect(look.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.5, 0.5, 0.375))
+    }
+
+    // MARK: Against OpenColorIO
+
+    /// Every file read above, with the name that picks its format.
+    static var accepted: [(name: String, text: String)] {
+        indexMaps.map { map in
+            ("map.clf", mapped("<IndexMap dim=\"\(map.split(separator: "@").count - 1)\">\(map)</IndexMap>"))
+        }
+            + unknownElements.map { ("unknown.clf", processList($0.body)) }
+            + nonFinite.map { ($0.name, $0.text) }
+            + acceptedVersions.map { ("version.clf", versioned($0)) }
+            + legacyMatrices.map { ("matrix.clf", $0) }
+    }
+
+    /// OpenColorIO reads every file colorcube reads here, to the same values (within Float32).
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
+    func openColorIOReadsTheSameFiles() throws {
+        let python = try #require(SpaceOracle.python)
+        let folder = try TemporaryDirectory()
+        for (index, (name, text)) in Self.accepted.enumerated() {
+            let path = try Self.write(text, "\(index)-\(name)", in: folder)
+            let ours = try LUTReader.read(path: path).transform
+            guard case .outputs(let theirs) = try OCIOReference.verdict(lut: path, inputs: Self.inputs, python: python) else {
+                Issue.record("OpenColorIO refuses \(name): \(text)")
+                continue
+            }
+            for (input, reference) in zip(Self.inputs, theirs) {
+                let value = ours.apply(input)
+                for channel in 0..<3 {
+                    let tolerance = 1e-5 * max(1, abs(reference[channel]))
+                    #expect(abs(value[channel] - reference[channel]) <= tolerance,
+                            "\(name) at \(input): ours \(value[channel]), OpenColorIO \(reference[channel])")
+                }
+            }
+        }
+    }
+
+    /// OpenColorIO refuses every file colorcube refuses here.
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
+    func openColorIORefusesTheSameFiles() throws {
+        let python = try #require(SpaceOracle.python)
+        let folder = try TemporaryDirectory()
+        for (index, refusal) in Self.refusals.enumerated() {
+            let path = try Self.write(refusal.text, "refused\(index).clf", in: folder)
+            #expect(try OCIOReference.verdict(lut: path, inputs: Self.inputs, python: python).isRefused,
+                    "refusal \(index) (\(refusal.mentions)) is read by OpenColorIO")
+        }
+    }
+}
