@@ -72,7 +72,159 @@ static int copy_metadata(struct heif_image_handle *handle, const char *type, con
     return status;
 }
 
-int ccheif_reader_open(const char *path, int max_side, ccheif_reader **out, ccheif_info *info, char *message) {
+// MARK: AV1 sequence headers
+//
+// libheif hands an AVIF's AV1 data to dav1d, which sizes its frame buffers from the sequence
+// header's largest frame, not from the container's `ispe`: a hostile file declaring 65536x65536
+// there made it allocate gigabytes. The OBUs of every `mdat` are walked here first and the largest
+// frame any sequence header declares is checked against the pixel limit.
+
+typedef struct {
+    const uint8_t *bytes;
+    size_t count, bit;
+    int overrun;
+} bit_reader;
+
+/// The next `n` bits (at most 32), most significant first; past the end they read as 0.
+static uint32_t read_bits(bit_reader *reader, int n) {
+    uint32_t value = 0;
+    for (int i = 0; i < n; i++) {
+        if (reader->bit >= reader->count * 8) {
+            reader->overrun = 1;
+            return value;
+        }
+        value = value << 1 | ((reader->bytes[reader->bit >> 3] >> (7 - (reader->bit & 7))) & 1u);
+        reader->bit++;
+    }
+    return value;
+}
+
+/// AV1's uvlc(): leading zeros, then that many bits.
+static void skip_uvlc(bit_reader *reader) {
+    int zeros = 0;
+    while (!read_bits(reader, 1) && !reader->overrun && zeros < 32) zeros++;
+    if (zeros < 32) read_bits(reader, zeros);
+}
+
+/// The largest frame an AV1 sequence header OBU's payload declares (`max_frame_width_minus_1` + 1
+/// by `max_frame_height_minus_1` + 1); false when it ends before saying.
+static int av1_sequence_size(const uint8_t *payload, size_t size, uint64_t *width, uint64_t *height) {
+    bit_reader r = {payload, size, 0, 0};
+    read_bits(&r, 3);  // seq_profile
+    read_bits(&r, 1);  // still_picture
+    if (read_bits(&r, 1)) {  // reduced_still_picture_header
+        read_bits(&r, 5);
+    } else {
+        int decoder_model = 0, delay_bits = 0;
+        if (read_bits(&r, 1)) {  // timing_info_present_flag
+            read_bits(&r, 32);
+            read_bits(&r, 32);
+            if (read_bits(&r, 1)) skip_uvlc(&r);
+            decoder_model = (int)read_bits(&r, 1);
+            if (decoder_model) {
+                delay_bits = (int)read_bits(&r, 5) + 1;
+                read_bits(&r, 32);
+                read_bits(&r, 10);
+            }
+        }
+        int initial_display_delay = (int)read_bits(&r, 1);
+        int points = (int)read_bits(&r, 5) + 1;
+        for (int i = 0; i < points && !r.overrun; i++) {
+            read_bits(&r, 12);
+            if (read_bits(&r, 5) > 7) read_bits(&r, 1);
+            if (decoder_model && read_bits(&r, 1)) {
+                read_bits(&r, delay_bits);
+                read_bits(&r, delay_bits);
+                read_bits(&r, 1);
+            }
+            if (initial_display_delay && read_bits(&r, 1)) read_bits(&r, 4);
+        }
+    }
+    int width_bits = (int)read_bits(&r, 4) + 1, height_bits = (int)read_bits(&r, 4) + 1;
+    *width = (uint64_t)read_bits(&r, width_bits) + 1;
+    *height = (uint64_t)read_bits(&r, height_bits) + 1;
+    return !r.overrun;
+}
+
+/// The largest frame any sequence header declares among the OBUs of an `mdat` payload, walked
+/// from its start while they are well formed, as `*width` by `*height`; false when none does.
+static int av1_largest_declared(const uint8_t *data, size_t size, uint64_t *width, uint64_t *height) {
+    int found = 0;
+    size_t at = 0;
+    while (at < size) {
+        uint8_t header = data[at];
+        if (header & 0x80 || !(header & 0x02)) break;  // forbidden bit, or no size field
+        int type = (header >> 3) & 15;
+        at += 1 + ((header >> 2) & 1);
+        uint64_t length = 0;
+        int shift = 0;
+        while (at < size && shift < 56) {
+            uint8_t byte = data[at++];
+            length |= (uint64_t)(byte & 0x7f) << shift;
+            shift += 7;
+            if (!(byte & 0x80)) break;
+        }
+        if (at > size || length > size - at) break;
+        uint64_t w = 0, h = 0;
+        if (type == 1 && av1_sequence_size(data + at, (size_t)length, &w, &h) && (!found || w * h > *width * *height)) {
+            *width = w;
+            *height = h;
+            found = 1;
+        }
+        at += (size_t)length;
+    }
+    return found;
+}
+
+/// True when the file's brands name AVIF and an AV1 sequence header in it declares frames of more
+/// than `max_pixels`; `message` then says how large.
+static int av1_frames_too_big(const char *path, int64_t max_pixels, char *message) {
+    FILE *file = fopen(path, "rb");
+    if (!file) return 0;
+    int avif = 0, too_big = 0;
+    uint8_t head[16];
+    long long at = 0;
+    while (fseek(file, (long)at, SEEK_SET) == 0 && fread(head, 1, 8, file) == 8) {
+        uint64_t box = (uint64_t)head[0] << 24 | (uint64_t)head[1] << 16 | (uint64_t)head[2] << 8 | head[3];
+        size_t header = 8;
+        if (box == 1) {
+            if (fread(head + 8, 1, 8, file) != 8) break;
+            box = 0;
+            for (int i = 8; i < 16; i++) box = box << 8 | head[i];
+            header = 16;
+        }
+        if (box != 0 && box < header) break;
+        if (memcmp(head + 4, "ftyp", 4) == 0 && box >= 16 && box <= 4096) {
+            uint8_t brands[4096];
+            size_t n = fread(brands, 1, (size_t)box - header, file);
+            for (size_t i = 0; i + 4 <= n; i += 4) {
+                if (memcmp(brands + i, "avif", 4) == 0 || memcmp(brands + i, "avis", 4) == 0) avif = 1;
+            }
+        } else if (memcmp(head + 4, "mdat", 4) == 0 && avif) {
+            // Its first megabyte: the sequence header comes first in an item's data.
+            long long rest = box == 0 ? (long long)1 << 20 : (long long)box - (long long)header;
+            size_t wanted = rest > ((long long)1 << 20) ? ((size_t)1 << 20) : (size_t)rest;
+            uint8_t *data = malloc(wanted > 0 ? wanted : 1);
+            if (!data) break;
+            size_t n = fread(data, 1, wanted, file);
+            uint64_t width = 0, height = 0;
+            int found = av1_largest_declared(data, n, &width, &height);
+            free(data);
+            if (found && width * height > (uint64_t)max_pixels) {
+                snprintf(message, CCHEIF_MESSAGE_SIZE, "its AV1 stream declares frames of %llux%llu",
+                         (unsigned long long)width, (unsigned long long)height);
+                too_big = 1;
+                break;
+            }
+        }
+        if (box == 0) break;
+        at += (long long)box;
+    }
+    fclose(file);
+    return too_big;
+}
+
+int ccheif_reader_open(const char *path, int max_side, int64_t max_pixels, ccheif_reader **out, ccheif_info *info, char *message) {
     *out = NULL;
     memset(info, 0, sizeof(*info));
     // libheif reports a missing file as damage: tell the two apart first.
@@ -93,6 +245,7 @@ int ccheif_reader_open(const char *path, int max_side, ccheif_reader **out, cche
         set_message(message, "out of memory");
         return CCHEIF_NO_MEMORY;
     }
+    if (max_pixels > 0 && av1_frames_too_big(path, max_pixels, message)) return CCHEIF_TOO_BIG;
     heif_context_set_maximum_image_size_limit(reader->context, max_side > 0 ? max_side : 1);
     struct heif_error error = heif_context_read_from_file(reader->context, path, NULL);
     if (error.code != heif_error_Ok) {

@@ -23,4 +23,17 @@ import Testing
         let path = FuzzCorpus.path("exr", name)
         #expect(throws: ImageError.self) { try EXRFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24)) }
     }
+
+    /// An AVIF whose AV1 sequence header (in the item's data, not the container's `ispe`) declares
+    /// frames of 65533x6279: dav1d sized its buffers from it (1.6 GB). Now every sequence header
+    /// of the file's `mdat` is checked against the pixel limit before libheif decodes.
+    @Test func avifSequenceHeadersAreCheckedAgainstTheLimit() throws {
+        let path = FuzzCorpus.path("avif", "crash-av1-sequence-header-huge.avif")
+        #expect(throws: ImageError.self) { try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24)) }
+        do {
+            _ = try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24))
+        } catch {
+            #expect("\(error)".contains("65533x6279"), "\(error)")
+        }
+    }
 }

@@ -40,7 +40,7 @@ public enum HEIFFile {
         var reader: OpaquePointer?
         defer { ccheif_reader_close(reader) }
         let side = Int32(min(options.pixelLimit, libheifSideLimit))
-        let opened = message.withPointer { ccheif_reader_open(path, side, &reader, &info, $0) }
+        let opened = message.withPointer { ccheif_reader_open(path, side, Int64(options.pixelLimit), &reader, &info, $0) }
         guard opened == CCHEIF_OK, let reader else {
             throw error(status: opened, path: path, message: message.text, limit: options.pixelLimit)
         }

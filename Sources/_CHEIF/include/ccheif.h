@@ -58,9 +58,10 @@ typedef struct ccheif_info {
 typedef struct ccheif_reader ccheif_reader;
 
 /// Opens `path`, refusing images wider or taller than `max_side` (libheif's own security limit,
-/// checked while the boxes are parsed), and fills `info` from the primary image's headers.
-int ccheif_reader_open(const char *path, int max_side, ccheif_reader **reader, ccheif_info *info,
-                       char *message);
+/// checked while the boxes are parsed) and AVIFs whose AV1 sequence header declares frames of more
+/// than `max_pixels` (0: not checked), and fills `info` from the primary image's headers.
+int ccheif_reader_open(const char *path, int max_side, int64_t max_pixels, ccheif_reader **reader,
+                       ccheif_info *info, char *message);
 
 /// Decodes the primary image (libheif converts YCbCr to RGB) into `buffer`: height rows of
 /// width * channels samples, bytes when `sixteen` is 0, else 16-bit words holding `*bits`-bit values.
