@@ -82,7 +82,7 @@ let package = Package(
         .target(name: "_CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         // libwebp and libheif return status codes; their shims keep ownership of buffers on the C side.
         .target(name: "_CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpmux"), .linkedLibrary("webpdemux")]),
-        .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif")]),
+        .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("dav1d"), .linkedLibrary("de265")]),
         // OpenEXR through its C API (the Core library), which reports errors as status codes.
         .target(name: "_CEXR", linkerSettings: [.linkedLibrary("OpenEXRCore-3_1")]),
         .systemLibrary(

@@ -7,10 +7,13 @@
 
 #include <libheif/heif.h>
 
+#include "limited_decoders.h"
+
 struct ccheif_reader {
     struct heif_context *context;
     struct heif_image_handle *handle;
     uint8_t *blocks[3];  // copies of the ICC profile, the Exif and the XMP block
+    int64_t max_pixels;  // the largest frame the codec may allocate (0: no limit)
 };
 
 static void set_message(char *message, const char *text) {
@@ -72,156 +75,197 @@ static int copy_metadata(struct heif_image_handle *handle, const char *type, con
     return status;
 }
 
-// MARK: AV1 sequence headers
+// MARK: Items
 //
-// libheif hands an AVIF's AV1 data to dav1d, which sizes its frame buffers from the sequence
-// header's largest frame, not from the container's `ispe`: a hostile file declaring 65536x65536
-// there made it allocate gigabytes. The OBUs of every `mdat` are walked here first and the largest
-// frame any sequence header declares is checked against the pixel limit.
+// libheif allocates before it checks in two places a hostile file reaches: an item's data at the
+// length its `iloc` extents declare (an extent in `idat` declaring 700 MB was allocated for each
+// tile of a grid), and the canvas of every grid and overlay at the size its data declares, nested
+// ones included (it checks only the primary image's). So the `meta` box is read first: no extent
+// may be longer than the file, and no canvas larger than the pixel limit.
 
+/// A big-endian number of `size` bytes (0 to 8) at `*at`, moved past; false past `end`.
+static int read_number(const uint8_t **at, const uint8_t *end, int size, uint64_t *value) {
+    if (end - *at < size) return 0;
+    *value = 0;
+    for (int i = 0; i < size; i++) *value = *value << 8 | (*at)[i];
+    *at += size;
+    return 1;
+}
+
+/// Where a box's payload lies in `[*at, end)`: its type, its payload `[*payload, *payload_end)`,
+/// and `*at` moved past it (a truncated box ends at `end`); false when no box header fits.
+static int next_box(const uint8_t **at, const uint8_t *end, const uint8_t **type, const uint8_t **payload,
+                    const uint8_t **payload_end) {
+    uint64_t size = 0, header = 8;
+    const uint8_t *start = *at;
+    if (!read_number(at, end, 4, &size) || end - *at < 4) return 0;
+    *type = *at;
+    *at += 4;
+    if (size == 1) {
+        if (!read_number(at, end, 8, &size)) return 0;
+        header = 16;
+    } else if (size == 0) {
+        size = (uint64_t)(end - start);
+    }
+    if (size < header || size > (uint64_t)(end - start)) size = (uint64_t)(end - start);
+    *payload = start + header;
+    *payload_end = start + size;
+    *at = *payload_end;
+    return 1;
+}
+
+/// An item's place as `iloc` gives it: how it is built, its base and its first extent.
 typedef struct {
-    const uint8_t *bytes;
-    size_t count, bit;
-    int overrun;
-} bit_reader;
+    uint64_t method, base, offset, length;
+    int found;
+} item_place;
 
-/// The next `n` bits (at most 32), most significant first; past the end they read as 0.
-static uint32_t read_bits(bit_reader *reader, int n) {
-    uint32_t value = 0;
-    for (int i = 0; i < n; i++) {
-        if (reader->bit >= reader->count * 8) {
-            reader->overrun = 1;
-            return value;
+/// Walks an `iloc` payload: false (with `*length` set) when an extent is longer than `limit`;
+/// fills `*place` for item `wanted` (0: none). A payload that ends early is left to libheif.
+static int iloc_walk(const uint8_t *at, const uint8_t *end, uint64_t limit, uint64_t wanted, item_place *place,
+                     uint64_t *length) {
+    uint64_t version = 0, sizes = 0, count = 0;
+    if (!read_number(&at, end, 4, &version) || !read_number(&at, end, 2, &sizes)) return 1;
+    version >>= 24;
+    int offset_size = (int)(sizes >> 12) & 15, length_size = (int)(sizes >> 8) & 15;
+    int base_size = (int)(sizes >> 4) & 15, index_size = version == 1 || version == 2 ? (int)sizes & 15 : 0;
+    int wide = version == 2 ? 4 : 2;
+    if (!read_number(&at, end, wide, &count)) return 1;
+    for (uint64_t item = 0; item < count; item++) {
+        uint64_t id = 0, method = 0, reference = 0, base = 0, extents = 0, index = 0, offset = 0;
+        if (!read_number(&at, end, wide, &id)) return 1;
+        if ((version == 1 || version == 2) && !read_number(&at, end, 2, &method)) return 1;
+        if (!read_number(&at, end, 2, &reference) || !read_number(&at, end, base_size, &base)
+            || !read_number(&at, end, 2, &extents)) {
+            return 1;
         }
-        value = value << 1 | ((reader->bytes[reader->bit >> 3] >> (7 - (reader->bit & 7))) & 1u);
-        reader->bit++;
-    }
-    return value;
-}
-
-/// AV1's uvlc(): leading zeros, then that many bits.
-static void skip_uvlc(bit_reader *reader) {
-    int zeros = 0;
-    while (!read_bits(reader, 1) && !reader->overrun && zeros < 32) zeros++;
-    if (zeros < 32) read_bits(reader, zeros);
-}
-
-/// The largest frame an AV1 sequence header OBU's payload declares (`max_frame_width_minus_1` + 1
-/// by `max_frame_height_minus_1` + 1); false when it ends before saying.
-static int av1_sequence_size(const uint8_t *payload, size_t size, uint64_t *width, uint64_t *height) {
-    bit_reader r = {payload, size, 0, 0};
-    read_bits(&r, 3);  // seq_profile
-    read_bits(&r, 1);  // still_picture
-    if (read_bits(&r, 1)) {  // reduced_still_picture_header
-        read_bits(&r, 5);
-    } else {
-        int decoder_model = 0, delay_bits = 0;
-        if (read_bits(&r, 1)) {  // timing_info_present_flag
-            read_bits(&r, 32);
-            read_bits(&r, 32);
-            if (read_bits(&r, 1)) skip_uvlc(&r);
-            decoder_model = (int)read_bits(&r, 1);
-            if (decoder_model) {
-                delay_bits = (int)read_bits(&r, 5) + 1;
-                read_bits(&r, 32);
-                read_bits(&r, 10);
+        for (uint64_t extent = 0; extent < extents; extent++) {
+            if (!read_number(&at, end, index_size, &index) || !read_number(&at, end, offset_size, &offset)
+                || !read_number(&at, end, length_size, length)) {
+                return 1;
+            }
+            if (*length > limit) return 0;
+            if (wanted && id == wanted && extent == 0 && !place->found) {
+                *place = (item_place){method & 15, base, offset, *length, 1};
             }
         }
-        int initial_display_delay = (int)read_bits(&r, 1);
-        int points = (int)read_bits(&r, 5) + 1;
-        for (int i = 0; i < points && !r.overrun; i++) {
-            read_bits(&r, 12);
-            if (read_bits(&r, 5) > 7) read_bits(&r, 1);
-            if (decoder_model && read_bits(&r, 1)) {
-                read_bits(&r, delay_bits);
-                read_bits(&r, delay_bits);
-                read_bits(&r, 1);
-            }
-            if (initial_display_delay && read_bits(&r, 1)) read_bits(&r, 4);
-        }
     }
-    int width_bits = (int)read_bits(&r, 4) + 1, height_bits = (int)read_bits(&r, 4) + 1;
-    *width = (uint64_t)read_bits(&r, width_bits) + 1;
-    *height = (uint64_t)read_bits(&r, height_bits) + 1;
-    return !r.overrun;
+    return 1;
 }
 
-/// The largest frame any sequence header declares among the OBUs of an `mdat` payload, walked
-/// from its start while they are well formed, as `*width` by `*height`; false when none does.
-static int av1_largest_declared(const uint8_t *data, size_t size, uint64_t *width, uint64_t *height) {
-    int found = 0;
-    size_t at = 0;
-    while (at < size) {
-        uint8_t header = data[at];
-        if (header & 0x80 || !(header & 0x02)) break;  // forbidden bit, or no size field
-        int type = (header >> 3) & 15;
-        at += 1 + ((header >> 2) & 1);
-        uint64_t length = 0;
-        int shift = 0;
-        while (at < size && shift < 56) {
-            uint8_t byte = data[at++];
-            length |= (uint64_t)(byte & 0x7f) << shift;
-            shift += 7;
-            if (!(byte & 0x80)) break;
-        }
-        if (at > size || length > size - at) break;
-        uint64_t w = 0, h = 0;
-        if (type == 1 && av1_sequence_size(data + at, (size_t)length, &w, &h) && (!found || w * h > *width * *height)) {
-            *width = w;
-            *height = h;
-            found = 1;
-        }
-        at += (size_t)length;
-    }
-    return found;
+/// The canvas a derived image item's data declares (ISO/IEC 23008-12: a grid after its rows and
+/// columns, an overlay after its four fill values); false when the data is too short.
+static int canvas_size(int overlay, const uint8_t *data, size_t size, uint64_t *width, uint64_t *height) {
+    if (size < 2) return 0;
+    const uint8_t *at = data + (overlay ? 10 : 4), *end = data + size;
+    int field = (data[1] & 1) ? 4 : 2;
+    return at <= end && read_number(&at, end, field, width) && read_number(&at, end, field, height);
 }
 
-/// True when the file's brands name AVIF and an AV1 sequence header in it declares frames of more
-/// than `max_pixels`; `message` then says how large.
-static int av1_frames_too_big(const char *path, int64_t max_pixels, char *message) {
+/// Checks the items of a `meta` payload (after its version and flags) in `file` of `file_size`
+/// bytes; false with `message` set when an extent is longer than the file or a canvas is larger
+/// than `max_pixels`.
+static int items_fit(const uint8_t *meta, const uint8_t *end, FILE *file, uint64_t file_size, int64_t max_pixels,
+                     char *message) {
+    const uint8_t *at = meta, *type, *payload, *payload_end;
+    const uint8_t *iloc = NULL, *iloc_end = NULL, *iinf = NULL, *iinf_end = NULL, *idat = NULL, *idat_end = NULL;
+    while (next_box(&at, end, &type, &payload, &payload_end)) {
+        if (memcmp(type, "iloc", 4) == 0 && !iloc) iloc = payload, iloc_end = payload_end;
+        if (memcmp(type, "iinf", 4) == 0 && !iinf) iinf = payload, iinf_end = payload_end;
+        if (memcmp(type, "idat", 4) == 0 && !idat) idat = payload, idat_end = payload_end;
+    }
+    if (!iloc) return 1;
+    uint64_t length = 0;
+    item_place unused = {0};
+    if (!iloc_walk(iloc, iloc_end, file_size, 0, &unused, &length)) {
+        snprintf(message, CCHEIF_MESSAGE_SIZE, "an item's data is declared %llu bytes long, more than the whole "
+                 "file (%llu bytes)", (unsigned long long)length, (unsigned long long)file_size);
+        return 0;
+    }
+    if (!iinf || max_pixels <= 0) return 1;
+    // Every grid and overlay among the item infos (`infe` versions 2 and 3 name their type).
+    uint64_t version = 0, count = 0;
+    at = iinf;
+    if (!read_number(&at, iinf_end, 4, &version) || !read_number(&at, iinf_end, (version >> 24) ? 4 : 2, &count)) {
+        return 1;
+    }
+    while (next_box(&at, iinf_end, &type, &payload, &payload_end)) {
+        uint64_t infe_version = 0, id = 0, protection = 0;
+        const uint8_t *field = payload;
+        if (memcmp(type, "infe", 4) != 0 || !read_number(&field, payload_end, 4, &infe_version)) continue;
+        infe_version >>= 24;
+        if ((infe_version != 2 && infe_version != 3)
+            || !read_number(&field, payload_end, infe_version == 3 ? 4 : 2, &id)
+            || !read_number(&field, payload_end, 2, &protection) || payload_end - field < 4
+            || (memcmp(field, "grid", 4) != 0 && memcmp(field, "iovl", 4) != 0)) {
+            continue;
+        }
+        int overlay = memcmp(field, "iovl", 4) == 0;
+        item_place place = {0};
+        iloc_walk(iloc, iloc_end, file_size, id, &place, &length);
+        if (!place.found) continue;
+        uint8_t data[18] = {0};
+        size_t wanted = place.length == 0 || place.length > sizeof data ? sizeof data : (size_t)place.length, got = 0;
+        uint64_t start = place.base + place.offset;
+        if (place.method == 1 && idat && start < (uint64_t)(idat_end - idat)) {
+            got = (size_t)(idat_end - idat) - (size_t)start < wanted ? (size_t)(idat_end - idat) - (size_t)start : wanted;
+            memcpy(data, idat + start, got);
+        } else if (place.method == 0 && start < file_size && fseek(file, (long)start, SEEK_SET) == 0) {
+            got = fread(data, 1, wanted, file);
+        }
+        uint64_t width = 0, height = 0;
+        if (canvas_size(overlay, data, got, &width, &height) && width * height > (uint64_t)max_pixels) {
+            snprintf(message, CCHEIF_MESSAGE_SIZE, "%s in it declares %llux%llu", overlay ? "an overlay" : "a grid",
+                     (unsigned long long)width, (unsigned long long)height);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/// Reads each top-level `meta` of `path` and checks its items (`items_fit`); returns CCHEIF_OK,
+/// or CCHEIF_ERROR or CCHEIF_TOO_BIG with `message` set.
+static int check_items(const char *path, int64_t max_pixels, char *message) {
     FILE *file = fopen(path, "rb");
-    if (!file) return 0;
-    int avif = 0, too_big = 0;
+    if (!file) return CCHEIF_OK;
+    int status = CCHEIF_OK;
     uint8_t head[16];
-    long long at = 0;
-    while (fseek(file, (long)at, SEEK_SET) == 0 && fread(head, 1, 8, file) == 8) {
-        uint64_t box = (uint64_t)head[0] << 24 | (uint64_t)head[1] << 16 | (uint64_t)head[2] << 8 | head[3];
-        size_t header = 8;
-        if (box == 1) {
+    long long file_size = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1, at = 0;
+    while (file_size > 0 && at < file_size && fseek(file, (long)at, SEEK_SET) == 0 && fread(head, 1, 8, file) == 8) {
+        uint64_t size = (uint64_t)head[0] << 24 | (uint64_t)head[1] << 16 | (uint64_t)head[2] << 8 | head[3];
+        uint64_t header = 8, left = (uint64_t)(file_size - at);
+        if (size == 1) {
             if (fread(head + 8, 1, 8, file) != 8) break;
-            box = 0;
-            for (int i = 8; i < 16; i++) box = box << 8 | head[i];
+            size = 0;
+            for (int i = 8; i < 16; i++) size = size << 8 | head[i];
             header = 16;
+        } else if (size == 0) {
+            size = left;
         }
-        if (box != 0 && box < header) break;
-        if (memcmp(head + 4, "ftyp", 4) == 0 && box >= 16 && box <= 4096) {
-            uint8_t brands[4096];
-            size_t n = fread(brands, 1, (size_t)box - header, file);
-            for (size_t i = 0; i + 4 <= n; i += 4) {
-                if (memcmp(brands + i, "avif", 4) == 0 || memcmp(brands + i, "avis", 4) == 0) avif = 1;
-            }
-        } else if (memcmp(head + 4, "mdat", 4) == 0 && avif) {
-            // Its first megabyte: the sequence header comes first in an item's data.
-            long long rest = box == 0 ? (long long)1 << 20 : (long long)box - (long long)header;
-            size_t wanted = rest > ((long long)1 << 20) ? ((size_t)1 << 20) : (size_t)rest;
-            uint8_t *data = malloc(wanted > 0 ? wanted : 1);
-            if (!data) break;
-            size_t n = fread(data, 1, wanted, file);
-            uint64_t width = 0, height = 0;
-            int found = av1_largest_declared(data, n, &width, &height);
-            free(data);
-            if (found && width * height > (uint64_t)max_pixels) {
-                snprintf(message, CCHEIF_MESSAGE_SIZE, "its AV1 stream declares frames of %llux%llu",
-                         (unsigned long long)width, (unsigned long long)height);
-                too_big = 1;
+        if (size < header) break;
+        if (size > left) size = left;
+        uint64_t payload = size - header;
+        if (memcmp(head + 4, "meta", 4) == 0 && payload >= 4) {
+            // The boxes that describe items are small; a `meta` this large is refused outright.
+            if (payload > ((uint64_t)64 << 20)) {
+                snprintf(message, CCHEIF_MESSAGE_SIZE, "its meta box is %llu bytes, more than 64 MB",
+                         (unsigned long long)payload);
+                status = CCHEIF_TOO_BIG;
                 break;
             }
+            uint8_t *bytes = malloc((size_t)payload);
+            if (!bytes) break;
+            int complete = fread(bytes, 1, (size_t)payload, file) == payload;
+            if (complete && !items_fit(bytes + 4, bytes + payload, file, (uint64_t)file_size, max_pixels, message)) {
+                status = strstr(message, " declares ") ? CCHEIF_TOO_BIG : CCHEIF_ERROR;
+            }
+            free(bytes);
+            if (status != CCHEIF_OK) break;
         }
-        if (box == 0) break;
-        at += (long long)box;
+        at += (long long)size;
     }
     fclose(file);
-    return too_big;
+    return status;
 }
 
 int ccheif_reader_open(const char *path, int max_side, int64_t max_pixels, ccheif_reader **out, ccheif_info *info, char *message) {
@@ -245,7 +289,10 @@ int ccheif_reader_open(const char *path, int max_side, int64_t max_pixels, cchei
         set_message(message, "out of memory");
         return CCHEIF_NO_MEMORY;
     }
-    if (max_pixels > 0 && av1_frames_too_big(path, max_pixels, message)) return CCHEIF_TOO_BIG;
+    reader->max_pixels = max_pixels;
+    limited_decoders_install();
+    int checked = check_items(path, max_pixels, message);
+    if (checked != CCHEIF_OK) return checked;
     heif_context_set_maximum_image_size_limit(reader->context, max_side > 0 ? max_side : 1);
     struct heif_error error = heif_context_read_from_file(reader->context, path, NULL);
     if (error.code != heif_error_Ok) {
@@ -328,15 +375,19 @@ int ccheif_reader_decode(ccheif_reader *reader, void *buffer, int channels, int 
     (void)replicate_chroma;  // libheif before 1.16 only has nearest-neighbour upsampling
 #endif
     struct heif_image *image = NULL;
+    limited_decoders_set_pixel_limit(reader->max_pixels);
     struct heif_error error = heif_decode_image(reader->handle, &image, heif_colorspace_RGB, chroma, options);
     if (options) {
         heif_decoding_options_free(options);
     }
+    const char *decoder_failure = limited_decoders_failure();
     if (error.code != heif_error_Ok) {
         if (image) {
             heif_image_release(image);  // some libheif versions hand back a partial image with the error
         }
-        return fail(error, message);
+        int status = fail(error, message);
+        if (decoder_failure) set_message(message, decoder_failure);  // without libheif's prefix
+        return status;
     }
     int status = CCHEIF_OK;
     int stride = 0;

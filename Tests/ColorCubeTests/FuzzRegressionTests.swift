@@ -24,16 +24,25 @@ import Testing
         #expect(throws: ImageError.self) { try EXRFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24)) }
     }
 
-    /// An AVIF whose AV1 sequence header (in the item's data, not the container's `ispe`) declares
-    /// frames of 65533x6279: dav1d sized its buffers from it (1.6 GB). Now every sequence header
-    /// of the file's `mdat` is checked against the pixel limit before libheif decodes.
-    @Test func avifSequenceHeadersAreCheckedAgainstTheLimit() throws {
-        let path = FuzzCorpus.path("avif", "crash-av1-sequence-header-huge.avif")
-        #expect(throws: ImageError.self) { try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24)) }
-        do {
-            _ = try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24))
-        } catch {
-            #expect("\(error)".contains("65533x6279"), "\(error)")
+    /// AVIFs whose AV1 sequence header (in the item's data, not the container's `ispe`) declares
+    /// frames of 65533x6279: dav1d sized its buffers from it (1.6 GB). In the second the data is
+    /// outside any `mdat` box, where a walk of the file's boxes missed it. Now the decoder libheif
+    /// uses checks the sequence headers it is given, wherever they came from.
+    @Test(arguments: ["crash-av1-sequence-header-huge.avif", "oom-av1-sequence-header-no-mdat.avif"])
+    func avifSequenceHeadersAreCheckedAgainstTheLimit(name: String) throws {
+        let path = FuzzCorpus.path("avif", name)
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 65533, height: 6279, limit: 1 << 24))) {
+            try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24))
+        }
+    }
+
+    /// A HEIC whose 16x12 grid has for its tile an overlay declaring a 28776x25961 canvas: libheif
+    /// checks the primary image's size only, and allocated that canvas in every tile's thread
+    /// (3 x 747 MB). Now every grid and overlay the `meta` box describes is checked first.
+    @Test func heifDerivedCanvasesAreCheckedAgainstTheLimit() throws {
+        let path = FuzzCorpus.path("heic", "oom-overlay-canvas-huge.heic")
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 28776, height: 25961, limit: 1 << 24))) {
+            try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 1 << 24))
         }
     }
 }

@@ -280,6 +280,31 @@ import Testing
         }
     }
 
+    /// The container says 16x12 but the codec's own headers (an HEVC SPS, an AV1 sequence header)
+    /// say 512x256: the codec would size its buffers from the latter, so they are checked too.
+    @Test(arguments: codings)
+    func codecHeadersLargerThanTheContainerAreRefusedBeforeDecoding(coding: HEIFFile.Coding) throws {
+        let folder = try TemporaryDirectory()
+        let large = folder.file("large." + (coding == .hevc ? "heic" : "avif"))
+        try HEIFFile.write(CodecTestImages.smooth(width: 512, height: 256), to: large, coding: coding)
+        var bytes = try CodecTestImages.bytes(of: large)
+        let ispe = try #require(Self.offset(of: Array("ispe".utf8), in: bytes))
+        #expect(Self.offset(of: Array("ispe".utf8), in: Array(bytes[(ispe + 4)...])) == nil, "one ispe box")
+        bytes.replaceSubrange((ispe + 8)..<(ispe + 16), with: [0, 0, 0, 16, 0, 0, 0, 12])
+        let path = folder.file("lying." + (coding == .hevc ? "heic" : "avif"))
+        try CodecTestImages.write(bytes, to: path)
+        #expect(throws: ImageError.pixelLimit(.tooManyPixels(path: path, width: 512, height: 256, limit: 4096))) {
+            try HEIFFile.read(path: path, options: ImageReadOptions(pixelLimit: 4096))
+        }
+        // Within the limit the codec decodes it, and the size mismatch is reported as damage.
+        let error = #expect(throws: ImageError.self) { try HEIFFile.read(path: path) }
+        guard case .corrupt(let named, _)? = error else {
+            Issue.record("expected ImageError.corrupt, got \(String(describing: error))")
+            return
+        }
+        #expect(named == path)
+    }
+
     @Test func notAHEIFAndMissingFile() throws {
         let folder = try TemporaryDirectory()
         let path = folder.file("fake.heic")

@@ -57,7 +57,9 @@ public enum HEIFFile {
             let status = samples.withUnsafeMutableBytes { buffer in
                 message.withPointer { ccheif_reader_decode(reader, buffer.baseAddress, Int32(channels), 1, replicate, &bits, $0) }
             }
-            guard status == CCHEIF_OK else { throw error(status: status, path: path, message: message.text) }
+            guard status == CCHEIF_OK else {
+                throw error(status: status, path: path, message: message.text, limit: options.pixelLimit)
+            }
             guard (9...16).contains(bits) else {
                 throw .unsupported(path: path, reason: "libheif decoded \(bits)-bit samples")
             }
@@ -73,7 +75,9 @@ public enum HEIFFile {
             let status = samples.withUnsafeMutableBytes { buffer in
                 message.withPointer { ccheif_reader_decode(reader, buffer.baseAddress, Int32(channels), 0, replicate, &bits, $0) }
             }
-            guard status == CCHEIF_OK else { throw error(status: status, path: path, message: message.text) }
+            guard status == CCHEIF_OK else {
+                throw error(status: status, path: path, message: message.text, limit: options.pixelLimit)
+            }
             pixels = .eight(samples)
         }
 
@@ -190,7 +194,7 @@ public enum HEIFFile {
         return Array(block[(4 + offset)...])
     }
 
-    private static func error(status: Int32, path: String, message: String, limit: Int = 0) -> ImageError {
+    private static func error(status: Int32, path: String, message: String, limit: Int) -> ImageError {
         switch status {
         case CCHEIF_NOT_HEIF: .notAnImage(path: path)
         case CCHEIF_CANNOT_OPEN: .cannotOpen(path: path, reason: message)
