@@ -10,8 +10,8 @@ import Testing
 /// OpenColorIO 2.6's studio config when PyOpenColorIO is installed.
 @Suite struct ColorSpacesTests {
     @Test func everyStudioConfigSpaceIsInTheCatalogue() {
-        // The studio config's 59 spaces less its Raw data space and the two ADX spaces, plus seven of our own.
-        #expect(ColorSpaces.all.count == 56 + 7)
+        // The studio config's 59 spaces less its Raw data space, plus seven of our own.
+        #expect(ColorSpaces.all.count == 58 + 7)
         #expect(ColorSpaces.all.filter { $0.kind == .display }.count == 10)
         #expect(Set(ColorSpaces.all.map(\.id)).count == ColorSpaces.all.count)
         let names = ColorSpaces.all.flatMap(\.names).map { $0.lowercased() }
@@ -83,7 +83,11 @@ import Testing
     @Test func everySpaceRoundTripsThroughItsReference() throws {
         for space in ColorSpaces.all {
             let there = Transform(space.toReference), back = Transform(space.fromReference)
-            for code in [SIMD3(0.1, 0.4, 0.8), SIMD3(0.3, 0.3, 0.3), SIMD3(0.9, 0.05, 0.5)] {
+            // ADX16 codes above about 0.45 are densities past half-float exposure, which the studio
+            // config clamps (so they cannot come back); its codes are taken below.
+            let codes = space.name == "ADX16" ? [SIMD3(0.1, 0.3, 0.4), SIMD3(0.3, 0.3, 0.3), SIMD3(0.4, 0.05, 0.25)]
+                : [SIMD3(0.1, 0.4, 0.8), SIMD3(0.3, 0.3, 0.3), SIMD3(0.9, 0.05, 0.5)]
+            for code in codes {
                 let result = back.apply(there.apply(code))
                 #expect(distance(result, code) < 1e-9, "\(space.name): \(code) came back as \(result)")
             }

@@ -2,7 +2,7 @@ import ColorCubeCore
 import Foundation
 
 /// The catalogue of colour spaces: every space of OpenColorIO's studio config (its `Raw` data
-/// space and the two ADX film-density spaces aside), then camera encodings users ask for that the
+/// space aside), then camera encodings users ask for that the
 /// config lacks (Fujifilm F-Log and F-Log2, Nikon N-Log, Leica L-Log), from their makers' documents,
 /// and Kodak's Cineon log, the printing density encoding of film scans in DPX files.
 ///
@@ -95,6 +95,23 @@ public enum ColorSpaces {
     private static let cineon = log(.logToLin, base: 10, logSlope: 300.0 / 1023, logOffset: 685.0 / 1023,
                                     linSlope: 1 - cineonBlack, linOffset: cineonBlack)
 
+    /// ADX10 or ADX16, film scans as ACES's printing-density encoding (SMPTE ST 2065-3): codes to
+    /// channel-dependent density (`scale` and `offset`), to channel-independent density, to
+    /// relative exposure (the ADX curve), to ACES2065-1 by the Academy's matrix.
+    private static func adx(bits: Int, scale: Double, offset: Double) -> ColorSpace {
+        let steps: [(any TransformOp)?] = [
+            try? MatrixOp(rows: [SIMD3(scale, 0, 0), SIMD3(0, scale, 0), SIMD3(0, 0, scale)], offset: SIMD3(repeating: offset)),
+            try? MatrixOp(rows: [SIMD3(0.75573, 0.22197, 0.02230), SIMD3(0.05901, 0.96928, -0.02829),
+                                 SIMD3(0.16134, 0.07406, 0.76460)]),
+            TransferFunctionOp(.adx, .decode),
+            try? MatrixOp(rows: [SIMD3(0.72286, 0.12630, 0.15084), SIMD3(0.11923, 0.76418, 0.11659),
+                                 SIMD3(0.01427, 0.08213, 0.90359)]),
+        ]
+        let operations = steps.compactMap { $0 }
+        return ColorSpace(id: "ocio:adx\(bits)_apd_scene", name: "ADX\(bits)", aliases: ["Input - ADX - ADX\(bits)", "adx\(bits)_apd"],
+                          family: "ACES", encoding: "log", gamut: Gamuts.ap0, decoding: operations)
+    }
+
     private static let scene: [ColorSpace] = [
         ColorSpace(id: "lin_ap0_scene", name: "ACES2065-1", aliases: ["aces2065_1", "aces", "ACES - ACES2065-1", "lin_ap0"],
                    family: "ACES", encoding: "scene-linear", gamut: Gamuts.ap0),
@@ -106,6 +123,8 @@ public enum ColorSpaces {
                    decoding: log(base: 2, logSlope: 1 / 17.52, logOffset: 9.72 / 17.52, linSlope: 1, linOffset: 0, linBreak: 0.0078125)),
         ColorSpace(id: "lin_ap1_scene", name: "ACEScg", aliases: ["ACES - ACEScg", "lin_ap1"], family: "ACES",
                    encoding: "scene-linear", gamut: Gamuts.ap1),
+        adx(bits: 10, scale: 1023.0 / 500, offset: -95.0 / 500),
+        adx(bits: 16, scale: 65535.0 / 8000, offset: -1520.0 / 8000),
         ColorSpace(id: "ocio:applelog_rec2020_scene", name: "Apple Log", aliases: ["apple_log"], family: "Apple", encoding: "log",
                    gamut: Gamuts.rec2020, decoding: [TransferFunctionOp(.appleLog, .decode)]),
         ColorSpace(id: "ocio:applelog_applewg_scene", name: "Apple Log 2", aliases: ["apple_log_2"], family: "Apple", encoding: "log",

@@ -32,6 +32,10 @@ public struct TransferFunctionOp: TransformOp {
         case nLog
         /// Leica L-Log (Leica's reference document).
         case lLog
+        /// ACES's film density (ADX, SMPTE ST 2065-3): channel-independent density to relative
+        /// exposure, through the Academy's table of log exposures below density 0.6 and a straight
+        /// line of slope 100/55 above; log exposure kept to -10...log10(65504), as the studio config does.
+        case adx
 
         /// The curve's name as its vendor or standard writes it.
         public var title: String {
@@ -46,6 +50,7 @@ public struct TransferFunctionOp: TransformOp {
             case .fLog2: "F-Log2"
             case .nLog: "N-Log"
             case .lLog: "L-Log"
+            case .adx: "ADX density"
             }
         }
     }
@@ -142,6 +147,8 @@ public struct TransferFunctionOp: TransformOp {
         case .lLog:
             let l = LLog.self
             return x <= l.codeCut ? (x - l.b) / l.a : (pow(10, (x - l.f) / l.c) - l.e) / l.d
+        case .adx:
+            return pow(10, ADX.logExposure(density: x))
         }
     }
 
@@ -184,6 +191,8 @@ public struct TransferFunctionOp: TransformOp {
         case .lLog:
             let l = LLog.self
             return x <= l.cut ? l.a * x + l.b : l.c * log10(l.d * x + l.e) + l.f
+        case .adx:
+            return ADX.density(logExposure: x > 0 ? log10(x) : -.infinity)
         }
     }
 
@@ -200,6 +209,40 @@ public struct TransferFunctionOp: TransformOp {
     enum HLG {
         static let a = 0.17883277, b = 1 - 4 * 0.17883277
         static let c = 0.5 - 0.17883277 * log(4 * 0.17883277)
+    }
+
+    /// The density-to-log-exposure curve of ACES's ADX to ACES2065-1 transform.
+    private enum ADX {
+        /// Log exposure at the densities of the Academy's table; below its first point the first
+        /// segment goes on, above its last the line of slope 100/55 through the reference point.
+        static let densities = [-0.19, 0.01, 0.028, 0.054, 0.095, 0.145, 0.22, 0.3, 0.4, 0.5, 0.6]
+        static let logExposures = [-6.0, -2.721718645, -2.521718645, -2.321718645, -2.121718645, -1.921718645,
+                                   -1.721718645, -1.521718645, -1.321718645, -1.121718645, -0.926545676714876]
+        /// The density that log exposure 0 would have on the straight part, less log10(0.18).
+        static let referencePoint = (7120.0 - 1520) / 8000 * (100.0 / 55) - log10(0.18)
+        static let lowest = -10.0, highest = log10(65504.0)
+
+        static func logExposure(density: Double) -> Double {
+            let value: Double
+            if density > densities[densities.count - 1] {
+                value = 100.0 / 55 * density - referencePoint
+            } else {
+                var i = 1
+                while i < densities.count - 1 && density > densities[i] { i += 1 }
+                let t = (density - densities[i - 1]) / (densities[i] - densities[i - 1])
+                value = logExposures[i - 1] + t * (logExposures[i] - logExposures[i - 1])
+            }
+            return min(max(value, lowest), highest)
+        }
+
+        static func density(logExposure: Double) -> Double {
+            let e = min(max(logExposure, lowest), highest)
+            if e > logExposures[logExposures.count - 1] { return (e + referencePoint) * 55 / 100 }
+            var i = 1
+            while i < logExposures.count - 1 && e > logExposures[i] { i += 1 }
+            let t = (e - logExposures[i - 1]) / (logExposures[i] - logExposures[i - 1])
+            return densities[i - 1] + t * (densities[i] - densities[i - 1])
+        }
     }
 
     private struct FLog {
