@@ -48,7 +48,8 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeLearner",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeEngine", "_CPrefetch"]
+            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeConverter",
+                           "ColorCubeEngine", "_CPrefetch"]
         ),
         .executableTarget(
             name: "colorcube",

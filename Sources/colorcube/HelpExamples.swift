@@ -58,5 +58,6 @@ enum HelpExamples {
     static let learn = block([
         "colorcube learn before.png after.png -o look.cube",
         "colorcube learn before/ after/ -o look.cube --report look-report.png",
+        "colorcube learn before.png after.png -o slog3-look.cube --look-space slog3_sgamut3cine",
     ])
 }

@@ -109,4 +109,52 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr.contains("is a file but"))
     }
+
+    /// Learned on sRGB photos and written for ACEScct, a look applied to the photo with
+    /// `--look-space acescct` gives what the photo-space look gives, within the resampling of
+    /// the cube into the other space's codes.
+    @Test func aLookLearnedForAnotherSpaceGivesTheSameGradeThere() throws {
+        let scratch = try Scratch()
+        let before = Self.samples + "/coffee.png", after = scratch.file("after.png")
+        var result = try CommandRunner.run(["apply", Self.look, before, "-o", after])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try CommandRunner.run(["learn", before, after, "-o", scratch.file("photo.cube")])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try CommandRunner.run(["learn", before, after, "-o", scratch.file("acescct.cube"), "--look-space", "acescct"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOfFile: scratch.file("acescct.cube"), encoding: .utf8)
+            != String(contentsOfFile: scratch.file("photo.cube"), encoding: .utf8))
+        result = try CommandRunner.run(["apply", scratch.file("photo.cube"), before, "-o", scratch.file("photo.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+        result = try CommandRunner.run(["apply", scratch.file("acescct.cube"), before, "-o", scratch.file("acescct.png"),
+                                        "--look-space", "acescct"])
+        #expect(result.status == 0, "\(result.stderr)")
+        guard case .eight(let viaPhoto) = try PNGFile.read(path: scratch.file("photo.png")).integerSamples,
+              case .eight(let viaACEScct) = try PNGFile.read(path: scratch.file("acescct.png")).integerSamples else {
+            Issue.record("expected 8-bit PNGs")
+            return
+        }
+        #expect(viaPhoto.count == viaACEScct.count)
+        let differences = zip(viaPhoto, viaACEScct).map { abs(Int($0) - Int($1)) }
+        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+        print("learned for ACEScct against learned for the photo: mean \(mean) codes, largest \(differences.max() ?? 0)")
+        #expect(mean < 1.5)
+        #expect((differences.max() ?? 0) <= 16)
+        // Taken as a look on sRGB codes, the ACEScct look is far from the grade: it really expects ACEScct.
+        result = try CommandRunner.run(["apply", scratch.file("acescct.cube"), before, "-o", scratch.file("misread.png")])
+        #expect(result.status == 0, "\(result.stderr)")
+        guard case .eight(let misread) = try PNGFile.read(path: scratch.file("misread.png")).integerSamples else { return }
+        let misreadMean = Double(zip(viaPhoto, misread).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(misread.count)
+        print("the ACEScct look on sRGB codes: mean \(misreadMean) codes from the grade")
+        #expect(misreadMean > 10)
+
+        // Spaces of another kind, and --image-space alone, are usage errors.
+        result = try CommandRunner.run(["learn", before, after, "-o", scratch.file("x.cube"), "--look-space", "srgb_display"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("srgb_display") || result.stderr.contains("sRGB - Display"), "\(result.stderr)")
+        result = try CommandRunner.run(["learn", before, after, "-o", scratch.file("x.cube"), "--image-space", "acescct"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--image-space needs --look-space"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.file("x.cube")))
+    }
 }

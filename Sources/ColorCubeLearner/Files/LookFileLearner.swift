@@ -1,6 +1,8 @@
 import ColorCubeConverter
 import ColorCubeCore
 import ColorCubeImaging
+import ColorCubeLooks
+import ColorCubeTransform
 import Foundation
 
 /// Learns a look from before/after image files or folders and writes it as any LUT format: what
@@ -13,6 +15,18 @@ public enum LookFileLearner {
         public var report: LearnReport
         /// Conjugate-gradient iterations of the fit (see `LookLearner.lastIterations`).
         public var iterations: [Int]
+    }
+
+    /// The colour spaces of a look learned for another space than its photos': the pairs are in
+    /// `picture`; the look written expects and gives `look` (a look made on photos for log footage).
+    public struct Spaces: Sendable {
+        public var picture: ColorSpace
+        public var look: ColorSpace
+
+        public init(picture: ColorSpace, look: ColorSpace) {
+            self.picture = picture
+            self.look = look
+        }
     }
 
     /// The lattice size a format gets unless one is asked for: the format's `preferredSize` (64
@@ -28,15 +42,22 @@ public enum LookFileLearner {
     /// - Parameter prior: what unseen colours are pulled towards (see `LookLearner.Prior`).
     /// - Parameter reportPicture: where to write the report picture (PNG, see `ReportPicture`), written
     ///   atomically after the look; nil writes none.
+    /// - Parameter spaces: when given, the look is learned on the photos as they are (in
+    ///   `spaces.picture`), then written for `spaces.look`: the conversion into the photos' space,
+    ///   the learned cube and the conversion back, baked into a cube of `size` over `spaces.look`'s
+    ///   codes. The report measures the cube learned on the photos.
     /// - Throws: `LearnError` (pairing, different pixel sizes: checked before anything is
     ///   written), `ImageError` for an unreadable image, `ConversionError` when the format cannot
-    ///   hold the size, `SafetyError` when `output` is an input. Nothing is written on failure.
+    ///   hold the size, `ColorSpaceError` when the two spaces are not of one kind, `SafetyError`
+    ///   when `output` is an input. Nothing is written on failure.
     public static func learn(before: String, after: String, output: String, format: any LUTFileFormat,
                              size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness,
-                             prior: LookLearner.Prior = .globalModel, reportPicture: String? = nil) throws -> Result {
+                             prior: LookLearner.Prior = .globalModel, reportPicture: String? = nil,
+                             spaces: Spaces? = nil) throws -> Result {
         let size = size ?? defaultSize(for: format)
         guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
         try format.validate(size: size, bitDepth: nil, path: output)
+        if let spaces { _ = try ColorSpaces.conversion(from: spaces.picture, to: spaces.look) }
         let pairs = try ImagePairs.find(before: before, after: after)
         let inputs = pairs.pairs.flatMap { [$0.before, $0.after] }
         try OutputSafety.refuseOverwritingInput(output: output, inputs: inputs)
@@ -65,7 +86,12 @@ public enum LookFileLearner {
         }
         let cube = try learner.fit(size: size, smoothness: smoothness)
         let report = learner.report(for: cube)
-        try LUTWriter.write(cube, format: format, to: output, title: FilePath.stem(output))
+        if let spaces {
+            let look = try Look(cube: cube, format: format).seen(from: spaces.look, lookSpace: spaces.picture)
+            try LUTWriter.write(look, format: format, to: output, title: FilePath.stem(output), size: size)
+        } else {
+            try LUTWriter.write(cube, format: format, to: output, title: FilePath.stem(output))
+        }
         if let reportPicture {
             let image = picture.render(cube: cube, occupied: learner.occupiedCells(perAxis: ReportPicture.cellsPerAxis))
             try AtomicFile.write(to: reportPicture) { temporary in

@@ -3,6 +3,7 @@ import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeLearner
+import ColorCubeTransform
 
 extension ColorCubeCommand {
     struct Learn: ParsableCommand {
@@ -38,7 +39,31 @@ extension ColorCubeCommand {
         @Option(help: "Also write a PNG showing, for each pair, the before, the after, the learned look on the before and a heat map of the error, and which colours the pairs cover.")
         var report: String?
 
+        @Option(help: ArgumentHelp("The colour space the look is to expect and give, by ID, name or alias (colorcube spaces "
+            + "lists them), e.g. acescct or slog3_sgamut3cine: the look is learned on the photos as they are, then written for "
+            + "that space, to apply with the same --look-space or to log footage directly.", valueName: "space"))
+        var lookSpace: String?
+
+        @Option(help: ArgumentHelp("The colour space of the photos (default: srgb_tx, the sRGB curve over Rec.709); needs --look-space.",
+                                   valueName: "space"))
+        var imageSpace: String?
+
+        /// The two spaces of `--look-space` and `--image-space`, nil without them.
+        func spaces() throws -> LookFileLearner.Spaces? {
+            guard let lookSpace else { return nil }
+            return LookFileLearner.Spaces(picture: try ColorSpaces.lookUp(imageSpace ?? SpaceOptions.photoSpace),
+                                          look: try ColorSpaces.lookUp(lookSpace))
+        }
+
         func validate() throws {
+            if lookSpace == nil, imageSpace != nil {
+                throw ValidationError("--image-space needs --look-space: without it the look is learned for the photos' own space")
+            }
+            do {
+                if let spaces = try spaces() { _ = try ColorSpaces.conversion(from: spaces.picture, to: spaces.look) }
+            } catch let error as ColorSpaceError {
+                throw ValidationError(error.description + " (colorcube spaces lists them)")
+            }
             guard LUTFormats.all.forPath(output) != nil else {
                 throw ValidationError("cannot tell the format of \(output) from its extension; use "
                     + LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or"))
@@ -59,7 +84,7 @@ extension ColorCubeCommand {
                 let format = LUTFormats.all.forPath(output) ?? CubeTextFormat()
                 let result = try LookFileLearner.learn(before: before, after: after, output: output, format: format,
                                                        size: size, smoothness: smoothness,
-                                                       reportPicture: report)
+                                                       reportPicture: report, spaces: spaces())
                 LearnSummary.print(result, output: output)
             }
         }
