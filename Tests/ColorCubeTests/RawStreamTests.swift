@@ -163,6 +163,27 @@ import Testing
 
     /// A writer that delivers a few bytes at a time, with pauses: frames still come out whole
     /// and identical to those read from a file.
+    /// Named files: the frames go from one to the other; a folder or a missing input, and an
+    /// output in a missing folder, are `FileError`s naming the file, with nothing read.
+    @Test func namedFilesAreOpenedOrRefusedByName() throws {
+        let folder = try TemporaryDirectory()
+        let applier = RawStreamApplier(engine: try Self.engine(), width: Self.width, height: Self.height, format: .rgb24)
+        let frames = Self.frames(.rgb24, count: 2, seed: 7)
+        let input = folder.file("in.raw"), output = folder.file("out.raw")
+        try Data(frames).write(to: URL(fileURLWithPath: input))
+        #expect(try applier.run(inputPath: input, outputPath: output) == 2)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)).count == frames.count)
+        #expect(throws: FileError.cannotOpen(path: folder.path, reason: "it is a folder; give a file of raw frames")) {
+            try applier.run(inputPath: folder.path, outputPath: output)
+        }
+        #expect(throws: FileError.cannotOpen(path: folder.file("missing.raw"), reason: "No such file or directory")) {
+            try applier.run(inputPath: folder.file("missing.raw"), outputPath: output)
+        }
+        #expect(throws: FileError.cannotCreate(path: folder.file("no/out.raw"), reason: "No such file or directory")) {
+            try applier.run(inputPath: input, outputPath: folder.file("no/out.raw"))
+        }
+    }
+
     @Test func shortReadsAreWaitedOut() throws {
         let applier = RawStreamApplier(engine: try Self.engine(), width: Self.width, height: Self.height, format: .rgb24)
         let input = Self.frames(.rgb24, count: 3, seed: 7)

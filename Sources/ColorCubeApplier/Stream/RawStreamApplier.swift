@@ -63,6 +63,28 @@ public struct RawStreamApplier: Sendable {
         return pixels * format.bytesPerPixel
     }
 
+    /// Opens `inputPath` and `outputPath` ("-" for standard input and output) and runs the
+    /// stream between them (`run(input:output:)`). A named output is opened as it is and
+    /// truncated, not written through a temporary file: it may be a FIFO or a file being read as
+    /// it fills. Check first that it is not an input (`OutputSafety`).
+    /// - Returns: the complete frames written.
+    /// - Throws: `FileError.cannotOpen` when the input is a folder or cannot be opened,
+    ///   `FileError.cannotCreate` when the output cannot be; else as `run(input:output:)`.
+    public func run(inputPath: String, outputPath: String) throws -> Int {
+        if inputPath != "-", Folders.exists(inputPath) {
+            throw FileError.cannotOpen(path: inputPath, reason: "it is a folder; give a file of raw frames")
+        }
+        let input = inputPath == "-" ? STDIN_FILENO : open(inputPath, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw FileError.cannotOpen(path: inputPath, reason: Self.systemMessage()) }
+        defer { if input != STDIN_FILENO { close(input) } }
+        let output = outputPath == "-" ? STDOUT_FILENO : open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard output >= 0 else { throw FileError.cannotCreate(path: outputPath, reason: Self.systemMessage()) }
+        defer { if output != STDOUT_FILENO { close(output) } }
+        return try run(input: input, output: output)
+    }
+
+    private static func systemMessage() -> String { String(cString: strerror(errno)) }
+
     /// Reads frames from `input` until it ends, applies the look and writes them to `output`.
     ///
     /// A reader that closes `output` early (`head -c`, ffmpeg stopping) ends the run quietly:

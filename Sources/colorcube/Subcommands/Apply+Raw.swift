@@ -2,9 +2,6 @@ import ArgumentParser
 import ColorCubeApplier
 import ColorCubeEngine
 import ColorCubeCore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Options for raw video frame streams.
 struct RawStreamOptions: ParsableArguments {
@@ -61,32 +58,8 @@ extension ColorCubeCommand.Apply {
             // Opening the output truncates it: check first that it is neither the frames nor the look.
             try OutputSafety.refuseOverwritingInput(output: outputPath, inputs: inputPath == "-" ? LookSpec.paths(look) : [inputPath] + LookSpec.paths(look))
         }
-        if inputPath != "-", Folders.exists(inputPath) {
-            throw RawStreamFileError(path: inputPath, action: "read", reason: "it is a folder")
-        }
-        let input = inputPath == "-" ? STDIN_FILENO : open(inputPath, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else {
-            throw RawStreamFileError(path: inputPath, action: "open", reason: String(cString: strerror(errno)))
-        }
-        defer { if input != STDIN_FILENO { close(input) } }
-        // A named output is a stream too (a FIFO, a file being filled): opened as it is, not
-        // through a temporary file.
-        let outputDescriptor = outputPath == "-" ? STDOUT_FILENO : open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard outputDescriptor >= 0 else {
-            throw RawStreamFileError(path: outputPath, action: "create", reason: String(cString: strerror(errno)))
-        }
-        defer { if outputDescriptor != STDOUT_FILENO { close(outputDescriptor) } }
         let stream = RawStreamApplier(engine: engine, width: size.width, height: size.height, format: format,
                                       pixelLimit: limits.pixelLimit, name: rawOptions.streamName)
-        _ = try stream.run(input: input, output: outputDescriptor)
+        _ = try stream.run(inputPath: inputPath, outputPath: outputPath)
     }
-}
-
-/// A raw stream's file that cannot be opened.
-struct RawStreamFileError: Error, CustomStringConvertible {
-    var path: String
-    var action: String
-    var reason: String
-
-    var description: String { "cannot \(action) \(path): \(reason)" }
 }
