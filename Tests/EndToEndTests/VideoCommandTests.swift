@@ -154,6 +154,18 @@ struct VideoCommandTests {
         #expect(scratch.listing() == ["graded.mkv", "hd.mp4"])
     }
 
+    /// `--dither` shapes pictures' codes; a clip's grade is rounded, and the run says so rather
+    /// than letting the option pass as if it had been used.
+    @Test func aClipIsNotDitheredAndTheRunSaysSo() throws {
+        let scratch = try Scratch()
+        let source = scratch.file("clip.mp4"), graded = scratch.file("graded.mp4")
+        try Self.makeClip(source, size: "64x48", frames: 2, matrix: "bt709", fast: true)
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded, "--dither", "ordered"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("\(source): not dithered: --dither applies to pictures"), "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: graded))
+    }
+
     @Test func identityLookKeepsABT601Clip() throws {
         let scratch = try Scratch()
         let source = scratch.file("sd.mp4"), graded = scratch.file("graded.mkv")

@@ -149,6 +149,10 @@ extension ColorCubeCommand {
                 progress.frames(of: job.relativePath, done: done, total: total)
             }
             let summary = runner.run(plan) { job, outcome in
+                if case .doneVideo = outcome, dither != .none {
+                    progress.clear()
+                    Diagnostics.note("\(job.input): not dithered: --dither applies to pictures; a clip's grade is rounded")
+                }
                 switch outcome {
                 case .failed(let error):
                     progress.clear()
