@@ -287,7 +287,7 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("in.rgb"))) == frames)
         let folder = try CommandRunner.run(["apply", look, "--raw", "4x4", "--pixel-format", "rgb24", "-i", scratch.path])
-        #expect(folder.stderr == "colorcube: error: cannot read \(scratch.path): it is a folder\n")
+        #expect(folder.stderr == "colorcube: error: cannot open \(scratch.path): it is a folder; give a file of raw frames\n")
     }
 
     @Test func rawStreamRefusesImageFileOptions() throws {

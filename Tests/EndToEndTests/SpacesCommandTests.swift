@@ -8,7 +8,7 @@ import Testing
         let result = try CommandRunner.run(["spaces"])
         #expect(result.status == 0)
         let lines = result.stdoutText.split(separator: "\n")
-        #expect(lines.count == 63)
+        #expect(lines.count == 65)
         #expect(lines.contains { $0.hasPrefix("ocio:slog3_sgamut3cine_scene") && $0.contains("S-Log3 S-Gamut3.Cine") })
         let sony = try CommandRunner.run(["spaces", "sony"])
         #expect(sony.stdoutText.split(separator: "\n").count == 8)
