@@ -476,7 +476,8 @@ static void store_sample(float value, int pixel_type, uint8_t *out) {
     } else if (pixel_type == EXR_PIXEL_FLOAT) {
         memcpy(out, &value, 4);
     } else {
-        uint32_t code = value != value || value <= 0 ? 0 : value >= 4294967295.0f ? UINT32_MAX : (uint32_t)(value + 0.5f);
+        // Rounded in double: value + 0.5f in float rounds 2^23 + 1 up to 2^23 + 2.
+        uint32_t code = value != value || value <= 0 ? 0 : value >= 4294967295.0f ? UINT32_MAX : (uint32_t)((double)value + 0.5);
         memcpy(out, &code, 4);
     }
 }

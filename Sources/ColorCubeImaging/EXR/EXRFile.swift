@@ -109,9 +109,10 @@ public enum EXRFile {
     /// Encodes `image` to `path` as a single-part file (see the type's notes for what is kept).
     ///
     /// A picture read from uint channels is written back as uint when every sample is a whole
-    /// number in 0...4294967295, which an identity look (or one that maps codes to codes) leaves
-    /// it; otherwise as float, since rounding graded values to whole numbers would lose them. A
-    /// uint value above 2^24 was read as the nearest float and is written back as that.
+    /// number in 0...2^32 (2^32 being the float 4294967295 reads as, written back as 4294967295),
+    /// which an identity look (or one that maps codes to codes) leaves it; otherwise as float,
+    /// since rounding graded values to whole numbers would lose them. A uint value above 2^24 was
+    /// read as the nearest float and is written back as that.
     /// - Throws: `ImageError.cannotWrite` naming `displayPath ?? path`.
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil) throws(ImageError) {
         let shownPath = displayPath ?? path
@@ -163,9 +164,9 @@ public enum EXRFile {
         guard status == CCEXR_OK else { throw .cannotWrite(path: shownPath, reason: message.text) }
     }
 
-    /// True when every sample is a whole number a uint channel holds.
-    static func holdsUIntCodes(_ samples: [Float]) -> Bool {
-        samples.allSatisfy { $0 >= 0 && $0 < 4_294_967_296 && $0.rounded(.towardZero) == $0 }
+    /// True when every sample is a whole number a uint channel holds (2^32 as its largest code).
+    private static func holdsUIntCodes(_ samples: [Float]) -> Bool {
+        samples.allSatisfy { $0 >= 0 && $0 <= 4_294_967_296 && $0.rounded(.towardZero) == $0 }
     }
 
     private static func error(status: Int32, path: String, message: String) -> ImageError {
