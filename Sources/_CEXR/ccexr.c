@@ -45,6 +45,7 @@ struct ccexr_reader {
     exr_context_t context;
     uint8_t *header;
     size_t header_size;
+    int part;             // the part read
     int channel_of[4];    // for R, G, B, A: the channel list's index, or -1
     ccexr_info info;
 };
@@ -75,25 +76,88 @@ static int rgba_index(const char *name) {
     return -1;
 }
 
-/// Reads the attributes of part 0 that `info` reports; the reader's channel map too.
+/// What a part's channel list offers: R, G and B at full resolution, or why not.
+enum part_channels { PART_RGB, PART_NO_RGB, PART_SUBSAMPLED };
+
+/// Finds R, G, B and A in a part's channel list: `channel_of` their indices (or -1) and
+/// `pixel_type` the widest colour channel's rank (0 uint, 1 half, 2 float).
+static enum part_channels find_rgb(const exr_attr_chlist_t *channels, int channel_of[4], int32_t *pixel_type) {
+    for (int i = 0; i < 4; i++) channel_of[i] = -1;
+    *pixel_type = -1;
+    int subsampled = 0;
+    for (int i = 0; i < channels->num_channels; i++) {
+        const exr_attr_chlist_entry_t *entry = &channels->entries[i];
+        int index = rgba_index(entry->name.str);
+        if (index < 0) continue;
+        if (entry->x_sampling != 1 || entry->y_sampling != 1) subsampled = 1;
+        channel_of[index] = i;
+        if (index < 3) {
+            int rank = entry->pixel_type == EXR_PIXEL_FLOAT ? 2 : entry->pixel_type == EXR_PIXEL_HALF ? 1 : 0;
+            if (rank > *pixel_type) *pixel_type = rank;
+        }
+    }
+    if (channel_of[0] < 0 || channel_of[1] < 0 || channel_of[2] < 0) return PART_NO_RGB;
+    return subsampled ? PART_SUBSAMPLED : PART_RGB;
+}
+
+/// The first part of a multi-part file with full-resolution R, G and B that is not deep, or -1
+/// with `message` naming what each part holds.
+static int choose_part(exr_const_context_t ctxt, int parts, char *message) {
+    char seen[CCEXR_MESSAGE_SIZE] = "";
+    size_t used = 0;
+    for (int part = 0; part < parts; part++) {
+        exr_storage_t storage = EXR_STORAGE_SCANLINE;
+        exr_get_storage(ctxt, part, &storage);
+        const exr_attr_chlist_t *channels = NULL;
+        int deep = storage == EXR_STORAGE_DEEP_SCANLINE || storage == EXR_STORAGE_DEEP_TILED;
+        int found = -1;
+        if (!deep && exr_get_channels(ctxt, part, &channels) == EXR_ERR_SUCCESS && channels) {
+            int channel_of[4];
+            int32_t type;
+            found = find_rgb(channels, channel_of, &type);
+            if (found == PART_RGB) return part;
+        }
+        const char *name = NULL;
+        exr_get_name(ctxt, part, &name);
+        const char *holds = deep ? "deep" : found == PART_SUBSAMPLED ? "subsampled RGB" : "no R, G and B";
+        if (used < sizeof seen - 80) {
+            int wrote = snprintf(seen + used, sizeof seen - used, "%s%d \"%.24s\" %s", part ? ", " : "", part,
+                                 name ? name : "", holds);
+            if (wrote > 0) used += (size_t)wrote;
+        }
+    }
+    snprintf(message, CCEXR_MESSAGE_SIZE,
+             "none of its %d parts is a flat RGB image (parts: %s); colorcube reads RGB and RGBA images: extract or "
+             "convert a part with oiiotool (oiiotool IN --subimage NAME -o OUT)", parts, seen);
+    return -1;
+}
+
+/// Reads the attributes of the part to read (the only one, or a multi-part file's first flat RGB
+/// part) that `info` reports; the reader's channel map too.
 static int describe(struct ccexr_reader *reader, char *message) {
     exr_context_t ctxt = reader->context;
     ccexr_info *info = &reader->info;
     int parts = 0;
     exr_get_count(ctxt, &parts);
-    if (parts != 1) {
-        snprintf(message, CCEXR_MESSAGE_SIZE,
-                 "it is a multi-part file (%d parts); colorcube reads single-part files: extract the part with "
-                 "oiiotool or exrmultipart", parts);
-        return CCEXR_UNSUPPORTED;
+    if (parts < 1) return fail(message, CCEXR_ERROR, "its header declares no parts");
+    int part = 0;
+    if (parts > 1) {
+        part = choose_part(ctxt, parts, message);
+        if (part < 0) return CCEXR_UNSUPPORTED;
+        const char *name = NULL;
+        if (exr_get_name(ctxt, part, &name) == EXR_ERR_SUCCESS && name)
+            snprintf(info->part_name, sizeof info->part_name, "%s", name);
     }
+    reader->part = part;
+    info->part = part;
+    info->part_count = parts;
     exr_storage_t storage;
-    exr_get_storage(ctxt, 0, &storage);
+    exr_get_storage(ctxt, part, &storage);
     if (storage == EXR_STORAGE_DEEP_SCANLINE || storage == EXR_STORAGE_DEEP_TILED)
         return fail(message, CCEXR_UNSUPPORTED, "it holds deep data (samples per pixel); colorcube reads flat images");
     info->tiled = storage == EXR_STORAGE_TILED;
     exr_attr_box2i_t data, display;
-    if (exr_get_data_window(ctxt, 0, &data) != EXR_ERR_SUCCESS || exr_get_display_window(ctxt, 0, &display) != EXR_ERR_SUCCESS)
+    if (exr_get_data_window(ctxt, part, &data) != EXR_ERR_SUCCESS || exr_get_display_window(ctxt, part, &display) != EXR_ERR_SUCCESS)
         return fail(message, CCEXR_ERROR, "its header has no data or display window");
     int64_t width = (int64_t)data.max.x - data.min.x + 1, height = (int64_t)data.max.y - data.min.y + 1;
     if (width < 1 || height < 1 || width > INT32_MAX || height > INT32_MAX)
@@ -108,23 +172,12 @@ static int describe(struct ccexr_reader *reader, char *message) {
     info->display_max_y = display.max.y;
 
     const exr_attr_chlist_t *channels = NULL;
-    if (exr_get_channels(ctxt, 0, &channels) != EXR_ERR_SUCCESS || !channels)
+    if (exr_get_channels(ctxt, part, &channels) != EXR_ERR_SUCCESS || !channels)
         return fail(message, CCEXR_ERROR, "its header has no channel list");
-    for (int i = 0; i < 4; i++) reader->channel_of[i] = -1;
-    info->pixel_type = -1;
-    for (int i = 0; i < channels->num_channels; i++) {
-        const exr_attr_chlist_entry_t *entry = &channels->entries[i];
-        int index = rgba_index(entry->name.str);
-        if (index < 0) continue;
-        if (entry->x_sampling != 1 || entry->y_sampling != 1)
-            return fail(message, CCEXR_UNSUPPORTED, "its R, G, B or A channel is subsampled; colorcube reads full-resolution channels");
-        reader->channel_of[index] = i;
-        if (index < 3) {
-            int rank = entry->pixel_type == EXR_PIXEL_FLOAT ? 2 : entry->pixel_type == EXR_PIXEL_HALF ? 1 : 0;
-            if (rank > info->pixel_type) info->pixel_type = rank;
-        }
-    }
-    if (reader->channel_of[0] < 0 || reader->channel_of[1] < 0 || reader->channel_of[2] < 0) {
+    enum part_channels found = find_rgb(channels, reader->channel_of, &info->pixel_type);
+    if (found == PART_SUBSAMPLED)
+        return fail(message, CCEXR_UNSUPPORTED, "its R, G, B or A channel is subsampled; colorcube reads full-resolution channels");
+    if (found == PART_NO_RGB) {
         char names[160] = "";
         for (int i = 0; i < channels->num_channels && strlen(names) < 120; i++) {
             if (i) strcat(names, ", ");
@@ -137,30 +190,30 @@ static int describe(struct ccexr_reader *reader, char *message) {
     }
     info->channels = reader->channel_of[3] >= 0 ? 4 : 3;
     exr_compression_t compression;
-    exr_get_compression(ctxt, 0, &compression);
+    exr_get_compression(ctxt, part, &compression);
     info->compression = (int32_t)compression;
     if (compression == EXR_COMPRESSION_DWAA || compression == EXR_COMPRESSION_DWAB)
         return fail(message, CCEXR_UNSUPPORTED,
                     "it is DWA-compressed, which OpenEXR's C library 3.1 does not decode; convert it to ZIP first "
                     "(oiiotool IN --compression zip -o OUT)");
     exr_lineorder_t order;
-    exr_get_lineorder(ctxt, 0, &order);
+    exr_get_lineorder(ctxt, part, &order);
     info->line_order = (int32_t)order;
     if (info->tiled) {
         exr_tile_level_mode_t level;
         exr_tile_round_mode_t round;
-        exr_get_tile_descriptor(ctxt, 0, &info->tile_width, &info->tile_height, &level, &round);
+        exr_get_tile_descriptor(ctxt, part, &info->tile_width, &info->tile_height, &level, &round);
         if (info->tile_width == 0 || info->tile_height == 0)
             return fail(message, CCEXR_ERROR, "its tile size is zero");
     }
-    exr_get_pixel_aspect_ratio(ctxt, 0, &info->pixel_aspect_ratio);
+    exr_get_pixel_aspect_ratio(ctxt, part, &info->pixel_aspect_ratio);
     exr_attr_v2f_t center = {{{0, 0}}};
-    exr_get_screen_window_center(ctxt, 0, &center);
+    exr_get_screen_window_center(ctxt, part, &center);
     info->screen_window_center_x = center.x;
     info->screen_window_center_y = center.y;
-    exr_get_screen_window_width(ctxt, 0, &info->screen_window_width);
+    exr_get_screen_window_width(ctxt, part, &info->screen_window_width);
     exr_attr_chromaticities_t chromaticities;
-    if (exr_attr_get_chromaticities(ctxt, 0, "chromaticities", &chromaticities) == EXR_ERR_SUCCESS) {
+    if (exr_attr_get_chromaticities(ctxt, part, "chromaticities", &chromaticities) == EXR_ERR_SUCCESS) {
         info->has_chromaticities = 1;
         float values[8] = {chromaticities.red_x, chromaticities.red_y, chromaticities.green_x, chromaticities.green_y,
                            chromaticities.blue_x, chromaticities.blue_y, chromaticities.white_x, chromaticities.white_y};
@@ -168,7 +221,7 @@ static int describe(struct ccexr_reader *reader, char *message) {
     }
     int32_t length = 0;
     const char *interop = NULL;
-    if (exr_attr_get_string(ctxt, 0, "colorInteropID", &length, &interop) == EXR_ERR_SUCCESS && interop && length > 0)
+    if (exr_attr_get_string(ctxt, part, "colorInteropID", &length, &interop) == EXR_ERR_SUCCESS && interop && length > 0)
         snprintf(info->color_interop_id, sizeof info->color_interop_id, "%.*s", (int)length, interop);
     return CCEXR_OK;
 }
@@ -284,11 +337,11 @@ static exr_result_t chunk_info(const struct ccexr_reader *reader, int index, int
         int tile_x = (int)(index % across), tile_y = (int)(index / across);
         *x = (int64_t)tile_x * info->tile_width;
         *y = (int64_t)tile_y * info->tile_height;
-        return exr_read_tile_chunk_info(reader->context, 0, tile_x, tile_y, 0, 0, chunk);
+        return exr_read_tile_chunk_info(reader->context, reader->part, tile_x, tile_y, 0, 0, chunk);
     }
     *x = 0;
     *y = (int64_t)index * lines;
-    return exr_read_scanline_chunk_info(reader->context, 0, (int)(info->data_min_y + *y), chunk);
+    return exr_read_scanline_chunk_info(reader->context, reader->part, (int)(info->data_min_y + *y), chunk);
 }
 
 static void *decode_chunks(void *argument) {
@@ -297,8 +350,8 @@ static void *decode_chunks(void *argument) {
     const ccexr_info *info = &reader->info;
     last_error[0] = 0;
     int32_t lines = 1, count = 0;
-    exr_get_scanlines_per_chunk(reader->context, 0, &lines);
-    exr_get_chunk_count(reader->context, 0, &count);
+    exr_get_scanlines_per_chunk(reader->context, reader->part, &lines);
+    exr_get_chunk_count(reader->context, reader->part, &count);
     if (info->tiled) {
         int64_t across = (info->width + (int64_t)info->tile_width - 1) / info->tile_width;
         int64_t down = (info->height + (int64_t)info->tile_height - 1) / info->tile_height;
@@ -330,8 +383,8 @@ static void *decode_chunks(void *argument) {
         int64_t x = 0, y = 0;
         exr_result_t result = chunk_info(reader, index, lines, &chunk, &x, &y);
         if (result == EXR_ERR_SUCCESS)
-            result = started ? exr_decoding_update(reader->context, 0, &chunk, &decoder)
-                             : exr_decoding_initialize(reader->context, 0, &chunk, &decoder);
+            result = started ? exr_decoding_update(reader->context, reader->part, &chunk, &decoder)
+                             : exr_decoding_initialize(reader->context, reader->part, &chunk, &decoder);
         if (result != EXR_ERR_SUCCESS) {
             job->result = result;
             break;
@@ -354,10 +407,10 @@ static void *decode_chunks(void *argument) {
             channel->user_data_type = EXR_PIXEL_FLOAT;
         }
         if (!started) {
-            result = exr_decoding_choose_default_routines(reader->context, 0, &decoder);
+            result = exr_decoding_choose_default_routines(reader->context, reader->part, &decoder);
             started = 1;
         }
-        if (result == EXR_ERR_SUCCESS) result = exr_decoding_run(reader->context, 0, &decoder);
+        if (result == EXR_ERR_SUCCESS) result = exr_decoding_run(reader->context, reader->part, &decoder);
         if (result != EXR_ERR_SUCCESS) {
             job->result = result;
             break;
@@ -423,7 +476,8 @@ static void store_sample(float value, int pixel_type, uint8_t *out) {
     } else if (pixel_type == EXR_PIXEL_FLOAT) {
         memcpy(out, &value, 4);
     } else {
-        uint32_t code = value != value || value <= 0 ? 0 : value >= 4294967295.0f ? UINT32_MAX : (uint32_t)(value + 0.5f);
+        // Rounded in double: value + 0.5f in float rounds 2^23 + 1 up to 2^23 + 2.
+        uint32_t code = value != value || value <= 0 ? 0 : value >= 4294967295.0f ? UINT32_MAX : (uint32_t)((double)value + 0.5);
         memcpy(out, &code, 4);
     }
 }
@@ -583,9 +637,9 @@ int ccexr_write(const char *path, const ccexr_write_options *options, const floa
         source_init.flags = EXR_CONTEXT_FLAG_SILENT_HEADER_PARSE;
         exr_context_t header = NULL;
         if (exr_start_read(&header, "header", &source_init) == EXR_ERR_SUCCESS) {
-            // Attributes of the input's only part that the output has not set: every one but the
+            // Attributes of the input's part that the output has not set: every one but the
             // required ones written above and the channel list, tiles and chunk count.
-            result = exr_copy_unset_attributes(context, part, header, 0);
+            result = exr_copy_unset_attributes(context, part, header, info->part);
         }
         if (header) exr_finish(&header);
     }

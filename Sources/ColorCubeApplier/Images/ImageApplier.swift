@@ -97,6 +97,8 @@ public struct ImageApplier: Sendable {
         public var inputFormat: ImageFormat
         /// How many images the input held; only the first was graded (multi-page TIFF).
         public var imageCount: Int
+        /// What the reader said about the input (`ImageMetadata.readNotes`), to print once.
+        public var readNotes: [String] = []
         /// True when another writer (another run) finished the output while this one wrote it; see
         /// `AtomicFile.Written.finishedElsewhere`.
         public var finishedElsewhere = false
@@ -125,7 +127,7 @@ public struct ImageApplier: Sendable {
         var image: RasterImage
         let inputFormat: ImageFormat
         (image, inputFormat) = try ImageCodecs.read(path: input, options: options.reading)
-        let imageCount = image.metadata.imageCount
+        let imageCount = image.metadata.imageCount, readNotes = image.metadata.readNotes
         lap(\.decode)
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
@@ -149,7 +151,7 @@ public struct ImageApplier: Sendable {
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)
         }
         lap(\.encode)
-        return FileReport(times: times, inputFormat: inputFormat, imageCount: imageCount,
+        return FileReport(times: times, inputFormat: inputFormat, imageCount: imageCount, readNotes: readNotes,
                           finishedElsewhere: written.finishedElsewhere,
                           staleTemporariesRemoved: written.staleTemporariesRemoved)
     }

@@ -21,8 +21,17 @@ public struct EXRHeader: Sendable, Equatable {
     /// The header's bytes, from which an output copies the attributes it does not set itself
     /// (chromaticities, colorInteropID, owner, capture date, custom ones).
     public internal(set) var bytes: [UInt8]
-    /// The other required attributes: line order, pixel aspect ratio, screen window.
+    /// The other required attributes: line order, pixel aspect ratio, screen window; which part
+    /// was read.
     var info: ccexr_info
+
+    /// The part read, counting from 0, and how many parts the file holds (1: a single-part file).
+    public var part: (index: Int, count: Int) { (Int(info.part), max(1, Int(info.part_count))) }
+
+    /// The `name` attribute of the part read ("" when it has none, as a single-part file may not).
+    public var partName: String {
+        withUnsafeBytes(of: info.part_name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+    }
 
     public static func == (lhs: EXRHeader, rhs: EXRHeader) -> Bool {
         lhs.sampleType == rhs.sampleType && lhs.compression == rhs.compression
@@ -33,21 +42,24 @@ public struct EXRHeader: Sendable, Equatable {
 
 /// OpenEXR files through the OpenEXR Core library's C API (`_CEXR`).
 ///
-/// A single-part flat image with R, G, B (and A) channels is read as `.float` samples over its
-/// data window, values as stored (half values exactly: every half is a float). Its space: the
-/// `colorInteropID` attribute (OpenEXR 3.4) when present, else the `chromaticities` attribute
-/// (`metadata.chromaticities`), else linear Rec.709, the format's default. Writing keeps an EXR
-/// input's sample type, compression, tiling, windows and attributes; a picture from another format
-/// is written as half RGB(A), ZIP-compressed scanlines, tagged with nothing (linear Rec.709 is
-/// OpenEXR's default) — its values as they are, so an sRGB-encoded picture stays encoded.
+/// A flat image with R, G, B (and A) channels is read as `.float` samples over its data window,
+/// values as stored (half values exactly: every half is a float; uint values exactly up to 2^24,
+/// above that the nearest float). A multi-part file is read as its first part that is not deep
+/// and has full-resolution R, G and B; `metadata.readNotes` says which, and an OpenEXR output of
+/// it is a single-part file of that part. Its space: the part's `colorInteropID` attribute
+/// (OpenEXR 3.4) when present, else its `chromaticities` attribute (`metadata.chromaticities`),
+/// else linear Rec.709, the format's default. Writing keeps an EXR input's sample type,
+/// compression, tiling, windows and attributes; a picture from another format is written as half
+/// RGB(A), ZIP-compressed scanlines, tagged with nothing (linear Rec.709 is OpenEXR's default) —
+/// its values as they are, so an sRGB-encoded picture stays encoded.
 public enum EXRFile {
     /// ZIP, OpenEXR's usual lossless compression, for pictures that did not come from an EXR.
     public static let defaultCompression: Int32 = 3
 
     /// Decodes the file at `path`.
-    /// - Throws: `ImageError` naming `path`: `.unsupported` for multi-part, deep, luminance or
-    ///   subsampled files, `.pixelLimit` before any pixel buffer is allocated, `.corrupt` for a
-    ///   damaged file.
+    /// - Throws: `ImageError` naming `path`: `.unsupported` for a file with no flat, full-resolution
+    ///   RGB part (deep, luminance, subsampled), `.pixelLimit` when the part read declares more
+    ///   pixels than allowed (before any pixel buffer is allocated), `.corrupt` for a damaged file.
     public static func read(path: String, options: ImageReadOptions) throws(ImageError) -> RasterImage {
         var message = MessageBuffer()
         var info = ccexr_info()
@@ -75,6 +87,11 @@ public enum EXRFile {
             displayWindow: (info.display_min_x, info.display_min_y, info.display_max_x, info.display_max_y),
             bytes: headerBytes.map { Array(UnsafeBufferPointer(start: $0, count: headerSize)) } ?? [], info: info)
         metadata.isLossy = [5, 6, 7, 8, 9].contains(info.compression)  // PXR24, B44(A), DWAA/B
+        if let header = metadata.exr, header.part.count > 1 {
+            let name = header.partName.isEmpty ? "" : " \"\(header.partName)\""
+            metadata.readNotes.append("a multi-part OpenEXR file: read part \(header.part.index)\(name) of its \(header.part.count) "
+                + "(counting from 0), the first flat RGB one; an OpenEXR output holds that part alone, as a single-part file")
+        }
         let interop = withUnsafeBytes(of: info.color_interop_id) { bytes in
             String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
@@ -89,7 +106,13 @@ public enum EXRFile {
                            colorSpace: .unspecified, metadata: metadata)
     }
 
-    /// Encodes `image` to `path` (see the type's notes for what is kept).
+    /// Encodes `image` to `path` as a single-part file (see the type's notes for what is kept).
+    ///
+    /// A picture read from uint channels is written back as uint when every sample is a whole
+    /// number in 0...2^32 (2^32 being the float 4294967295 reads as, written back as 4294967295),
+    /// which an identity look (or one that maps codes to codes) leaves it; otherwise as float,
+    /// since rounding graded values to whole numbers would lose them. A uint value above 2^24 was
+    /// read as the nearest float and is written back as that.
     /// - Throws: `ImageError.cannotWrite` naming `displayPath ?? path`.
     public static func write(_ image: RasterImage, to path: String, displayPath: String? = nil) throws(ImageError) {
         let shownPath = displayPath ?? path
@@ -101,6 +124,8 @@ public enum EXRFile {
         let header = image.metadata.exr
         if let header {
             options.info = header.info
+            options.info.pixel_type = header.sampleType.rawValue
+            options.info.compression = header.compression
         } else {
             options.info.pixel_type = EXRHeader.SampleType.half.rawValue
             options.info.compression = defaultCompression
@@ -124,6 +149,9 @@ public enum EXRFile {
         case .eight(let samples): samples.map { Float($0) / 255 }
         case .sixteen(let samples): samples.map { Float($0) / 65535 }
         }
+        if options.info.pixel_type == EXRHeader.SampleType.uint.rawValue, !Self.holdsUIntCodes(floats) {
+            options.info.pixel_type = EXRHeader.SampleType.float.rawValue
+        }
         var message = MessageBuffer()
         let headerBytes = header?.bytes ?? []
         let status = headerBytes.withUnsafeBufferPointer { bytes in
@@ -134,6 +162,11 @@ public enum EXRFile {
             }
         }
         guard status == CCEXR_OK else { throw .cannotWrite(path: shownPath, reason: message.text) }
+    }
+
+    /// True when every sample is a whole number a uint channel holds (2^32 as its largest code).
+    private static func holdsUIntCodes(_ samples: [Float]) -> Bool {
+        samples.allSatisfy { $0 >= 0 && $0 <= 4_294_967_296 && $0.rounded(.towardZero) == $0 }
     }
 
     private static func error(status: Int32, path: String, message: String) -> ImageError {

@@ -22,6 +22,9 @@ public struct ImageMetadata: Sendable, Equatable {
     public var isLossy = false
     /// How many images the file held; only the first is read (multi-page TIFF). 1 for most files.
     public var imageCount = 1
+    /// What the reader chose for the user that they should hear of, one sentence each (which part
+    /// of a multi-part OpenEXR file it read). Not written anywhere; callers print each once.
+    public var readNotes: [String] = []
     /// The colour space the file names for its values, as a Color Interop ID or a name the space
     /// catalogue knows (an OpenEXR `colorInteropID` or chromaticities, a DPX transfer
     /// characteristic), or nil when it names none. Read-side evidence: callers take it as the
@@ -70,6 +73,7 @@ public struct ImageMetadata: Sendable, Equatable {
         neutral.resolution = resolution
         neutral.isLossy = isLossy
         neutral.imageCount = imageCount
+        neutral.readNotes = readNotes
         neutral.colorSpaceID = colorSpaceID
         neutral.chromaticities = chromaticities
         return neutral
@@ -77,7 +81,7 @@ public struct ImageMetadata: Sendable, Equatable {
 
     public static func == (lhs: ImageMetadata, rhs: ImageMetadata) -> Bool {
         lhs.exif == rhs.exif && lhs.xmp == rhs.xmp && lhs.resolution == rhs.resolution
-            && lhs.isLossy == rhs.isLossy && lhs.imageCount == rhs.imageCount
+            && lhs.isLossy == rhs.isLossy && lhs.imageCount == rhs.imageCount && lhs.readNotes == rhs.readNotes
             && lhs.colorSpaceID == rhs.colorSpaceID && lhs.chromaticities == rhs.chromaticities && lhs.exr == rhs.exr
             && lhs.tiffCompression == rhs.tiffCompression && lhs.tiffFloatBits == rhs.tiffFloatBits
             && lhs.webpLossless == rhs.webpLossless

@@ -6,8 +6,9 @@
 // Pictures cross this layer as interleaved 32-bit floats, RGB or RGBA, rows top to bottom over the
 // data window: the library converts half, float and uint channels to float when reading, and this
 // layer converts back to the file's channel type (half rounded to nearest even) when writing.
-// Only single-part flat images with full-resolution R, G, B (and A) channels are read; multi-part,
-// deep, luminance/chroma and subsampled files are refused with a message that says so.
+// Flat images with full-resolution R, G, B (and A) channels are read: in a multi-part file, the
+// first such part (deep parts and parts without them are passed over). Files with no such part
+// (deep, luminance/chroma, subsampled) are refused with a message that says so.
 #ifndef COLORCUBE_CCEXR_H
 #define COLORCUBE_CCEXR_H
 
@@ -44,6 +45,9 @@ typedef struct {
     int32_t has_chromaticities;
     float chromaticities[8];               // red x y, green x y, blue x y, white x y
     char color_interop_id[128];            // OpenEXR 3.4's colorInteropID attribute, or ""
+    int32_t part;                          // the part read: 0 in a single-part file
+    int32_t part_count;                    // the file's parts
+    char part_name[64];                    // that part's name attribute, or ""
 } ccexr_info;
 
 typedef struct ccexr_reader ccexr_reader;
@@ -61,7 +65,8 @@ const uint8_t *ccexr_header(const ccexr_reader *reader, size_t *size);
 void ccexr_close(ccexr_reader *reader);
 
 /// How to write: the geometry and required attributes of `info`, plus the header of a source file
-/// whose other attributes (chromaticities, colorInteropID, owner, custom ones) are copied.
+/// whose other attributes (chromaticities, colorInteropID, owner, custom ones) are copied from its
+/// part `info.part`. The output is always a single-part file.
 typedef struct {
     ccexr_info info;
     const uint8_t *source_header;          // may be NULL

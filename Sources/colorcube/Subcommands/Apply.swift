@@ -157,9 +157,10 @@ extension ColorCubeCommand {
                 case .failed(let error):
                     progress.clear()
                     Diagnostics.error(Diagnostics.message(for: error, path: job.input))
-                case .done(let report) where report.imageCount > 1:
+                case .done(let report) where report.imageCount > 1 || !report.readNotes.isEmpty:
                     progress.clear()
-                    Diagnostics.note("\(job.input): graded the first of its \(report.imageCount) images")
+                    if report.imageCount > 1 { Diagnostics.note("\(job.input): graded the first of its \(report.imageCount) images") }
+                    for note in report.readNotes { Diagnostics.note("\(job.input): \(note)") }
                 case .doneVideo(let report) where report.hdrNote != nil || !report.streamNotes.isEmpty:
                     progress.clear()
                     for note in report.streamNotes { Diagnostics.note("\(job.input): \(note)") }
