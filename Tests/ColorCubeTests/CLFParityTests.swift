@@ -179,8 +179,9 @@ import Testing
     // MARK: Log parameters
 
     /// A Log in `style` holding `body`, with `attributes` on the element itself.
-    static func logNode(_ style: String, _ body: String = "", attributes: String = "") -> String {
-        processList("<Log inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"\(style)\"\(attributes)>\(body)</Log>")
+    static func logNode(_ style: String, _ body: String = "", attributes: String = "",
+                        root: String = "id=\"t\" compCLFversion=\"3.0\"") -> String {
+        processList("<Log inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"\(style)\"\(attributes)>\(body)</Log>", root: root)
     }
 
     /// Logs OpenColorIO reads whatever their parameters say, each with the Log it reads as: the
@@ -192,6 +193,10 @@ import Testing
         (logNode("antiLog2", "<LogParams channel=\"X\" base=\"1\" linearSlope=\"0\"/>"), logNode("antiLog2")),
         (logNode("log10", attributes: " base=\"-2\""), logNode("log10")),
         (logNode("linToLog", "<LogParams/>", attributes: " base=\"3\""), logNode("linToLog", "<LogParams base=\"2\"/>")),
+        // Files whose version OpenColorIO reads a Log in.
+        (logNode("log10", "<LogParams base=\"-2\"/>", root: "id=\"t\" version=\"1.3\""), logNode("log10")),
+        (logNode("linToLog", "<LogParams base=\"10\"/>", root: "id=\"t\" version=\"2.0\""), logNode("linToLog", "<LogParams base=\"10\"/>")),
+        (logNode("antiLog2", root: "id=\"t\" compCLFversion=\"2.1\""), logNode("antiLog2")),
     ]
 
     @Test(arguments: ignoredLogParameters.indices)
@@ -346,6 +351,11 @@ import Testing
         (logNode("linToLog", "<LogParams channel=\"A\" base=\"10\"/>"), 3, "channel \"A\""),
         (logNode("cameraLinToLog", "<LogParams base=\"-2\" linSideBreak=\"0.1\"/>"), 3, "base -2"),
         (logNode("logToLin", "<LogParams base=\"1\"/>"), 3, "base 1"),
+        (logNode("linToLog", "<LogParams base=\"10\"/>", root: "id=\"t\" compCLFversion=\"2.0\""), 3, "has no <Log>"),
+        (logNode("log10", root: "id=\"t\" compCLFversion=\"1\""), 3, "has no <Log>"),
+        (logNode("log10", root: legacy), 3, "has no <Log>"),
+        (logNode("linToLog", "<LogParams base=\"10\" logSideSlope=\"0.25\"/>", root: "id=\"t\" version=\"1.3\""), 3, "Cineon"),
+        (logNode("cameraLogToLin", "<LogParams linSideBreak=\"0.1\"/>", root: "id=\"t\" version=\"1.8\""), 3, "Cineon"),
     ]
 
     /// Each is refused with the file, the line and what is wrong.

@@ -508,6 +508,7 @@ struct CLFNodeReader {
         guard let style = LogOp.Style(clfName: name) else {
             throw fail(node, "style \"\(name)\" is not one of \(LogOp.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        try checkLogVersion(node, style)
         let elements = parameters(node, "LogParams")
         guard style.takesParameters else {
             if let first = elements.first {
@@ -543,6 +544,22 @@ struct CLFNodeReader {
             return try LogOp(style: style, base: bases.first ?? 2, parameters: parameters)
         } catch {
             throw fail(node, error.description)
+        }
+    }
+
+    /// Refuses a Log where OpenColorIO has none: in a file stating `compCLFversion` up to 2.0 or
+    /// a pre-SMPTE `version` below 1.3. Before version 2.0 a pre-SMPTE file gives a parametric
+    /// style OpenColorIO's older Cineon parameters (gamma, refWhite, refBlack), which OpenColorIO
+    /// requires and colorcube does not read, so that is refused too.
+    private func checkLogVersion(_ node: XMLElementTree, _ style: LogOp.Style) throws(LUTFileError) {
+        let advice = legacyVersion == nil ? "state compCLFversion=\"3.0\"" : "state version=\"2.0\""
+        if readsAsCLF ? ctfVersion < (2, 0, 0) : ctfVersion < (1, 3, 0) {
+            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with "
+                + "\(readsAsCLF ? "CLF 3" : "version 1.3")): \(advice)")
+        }
+        if legacyVersion != nil, ctfVersion < (2, 0, 0), style.takesParameters {
+            throw fail(node, "a file stating \(statedVersion) gives a \(style.rawValue) Log the older Cineon parameters "
+                + "(gamma, refWhite, refBlack), which colorcube does not read: \(advice) and write its LogParams as CLF 3 does")
         }
     }
 
