@@ -43,8 +43,9 @@ import ColorCubeTransform
 /// unknown bit depth or one that does not follow from the previous node, a version above 3.0, array
 /// dimensions that do not fit the node, more or fewer values than the dimensions call for, values
 /// that are not finite numbers (outside a LUT1D), `halfDomain` or `rawHalfs` other than "true",
-/// `hueAdjust` other than dw3, an `offset` on a basic Exponent, and parameters outside what the
-/// operation accepts.
+/// `hueAdjust` other than dw3, an `offset` on a basic Exponent, a Log, Exponent or Gamma in a
+/// file whose version OpenColorIO reads none in (the article "Agreeing with OpenColorIO" lists
+/// them), and parameters outside what the operation accepts.
 public struct CLFFormat: LUTFileFormat {
     public init() {}
 
