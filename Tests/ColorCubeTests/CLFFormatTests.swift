@@ -347,7 +347,7 @@ import Testing
         ("<Log inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"cameraLinToLog\"><LogParams base=\"2\"/></Log>\n", 3, "linSideBreak"),
         ("<Log inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"linToLog\"><LogParams base=\"1\"/></Log>\n", 3, "base 1"),
         ("<Exponent inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"monCurveFwd\"><ExponentParams exponent=\"0.5\" offset=\"0.1\"/></Exponent>\n", 3, "exponent 0.5"),
-        ("<Exponent inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"basicFwd\"/>\n", 3, "ExponentParams"),
+        ("<Exponent inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"basicFwd\"><ExponentParams/></Exponent>\n", 3, "exponent (or gamma) is missing"),
         ("<ASC_CDL inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"Fwd\"><SOPNode><Slope>-1 1 1</Slope><Offset>0 0 0</Offset>"
             + "<Power>1 1 1</Power></SOPNode></ASC_CDL>\n", 3, "negative"),
         ("<ASC_CDL inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"Fwd\"><SOPNode><Slope>1 1 1</Slope><Offset>0 0 0</Offset>"

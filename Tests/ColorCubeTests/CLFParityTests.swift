@@ -5,7 +5,7 @@ import Testing
 
 /// Where the CLF and .spi1d readers agree with OpenColorIO 2.6 on what a file means or why it is
 /// refused: IndexMaps of any length, elements CLF does not define, NaN and infinite 1D entries,
-/// and files OpenColorIO refuses. Each case is checked exactly here, and against PyOpenColorIO
+/// Gamma and Exponent nodes, Log parameters, and files OpenColorIO refuses. Each case is checked exactly here, and against PyOpenColorIO
 /// when it is installed.
 @Suite struct CLFParityTests {
     // MARK: Files
@@ -106,13 +106,132 @@ import Testing
         }
     }
 
-    /// `<Gamma>` is OpenColorIO's CTF form of an Exponent, which it reads in a CLF too; colorcube
-    /// refuses it with the way out rather than skip an operation that changes the look.
+    /// OpenColorIO's CTF operators other than `<Gamma>` are refused with the way out rather than
+    /// skipped, as skipping one would change the look.
     @Test func ctfOperatorsAreRefusedNotSkipped() throws {
-        for name in ["Gamma", "FixedFunction", "exposureContrast"] {
+        for name in ["FixedFunction", "exposureContrast", "Reference"] {
             try CLFFormatTests.expectRefusal(Self.processList("<\(name) inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"basicFwd\"/>" + Self.matrix),
                                              line: 3, mentions: "<\(name)> is an OpenColorIO CTF operator")
         }
+    }
+
+    // MARK: Gamma and Exponent
+
+    /// A 32f node called `name` in `style`, holding `body`.
+    static func node(_ name: String, _ style: String, _ body: String = "") -> String {
+        "<\(name) inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"\(style)\">\(body)</\(name)>"
+    }
+
+    static func basic(_ style: String, _ exponent: String) -> String {
+        processList(node("Exponent", style, "<ExponentParams exponent=\"\(exponent)\"/>"))
+    }
+
+    /// The inputs with one that is negative and one above 1.
+    static let signedInputs = inputs + [SIMD3(-0.25, 0.01, 2)]
+
+    /// Gamma and Exponent nodes OpenColorIO reads, each with the plain Exponent it reads as.
+    static let exponents: [(text: String, same: String)] = [
+        (processList(node("Gamma", "basicFwd", "<GammaParams gamma=\"2.2\"/>")), basic("basicFwd", "2.2")),
+        (processList(node("Gamma", "moncurveFwd", "<GammaParams gamma=\"2.4\" offset=\"0.055\"/>")),
+         processList(node("Exponent", "monCurveFwd", "<ExponentParams exponent=\"2.4\" offset=\"0.055\"/>"))),
+        (processList(node("gamma", "basicMirrorRev", "<gammaparams exponent=\"2\"/><GammaParams channel=\"B\" gamma=\"3\"/>")),
+         processList(node("Exponent", "basicMirrorRev", "<ExponentParams exponent=\"2\"/><ExponentParams channel=\"B\" exponent=\"3\"/>"))),
+        // Parameters of the other element's kind are skipped.
+        (processList(node("Gamma", "basicFwd", "<GammaParams gamma=\"2\"/><ExponentParams exponent=\"3\"/>")), basic("basicFwd", "2")),
+        (processList(node("Exponent", "basicFwd", "<ExponentParams exponent=\"2\"/><GammaParams gamma=\"3\"/>")), basic("basicFwd", "2")),
+        // Of exponent and gamma, the last written counts.
+        (processList(node("Exponent", "basicFwd", "<ExponentParams exponent=\"2\" gamma=\"3\"/>")), basic("basicFwd", "3")),
+        (processList(node("Exponent", "basicFwd", "<ExponentParams gamma=\"3\" exponent=\"2\"/>")), basic("basicFwd", "2")),
+        // Pre-SMPTE files: the alpha channel's parameters from version 1.5, the mirror styles from 2.0.
+        (processList(node("Gamma", "basicRev", "<GammaParams gamma=\"2\"/><GammaParams channel=\"A\" gamma=\"3\"/>"),
+                     root: "id=\"t\" version=\"1.5\""), basic("basicRev", "2")),
+        (processList(node("Gamma", "basicMirrorFwd", "<GammaParams gamma=\"2\"/>"), root: "id=\"t\" version=\"2.0\""),
+         basic("basicMirrorFwd", "2")),
+        (processList(node("Exponent", "monCurveFwd", "<ExponentParams exponent=\"2.4\" offset=\"0.1\"/>"), root: legacy),
+         processList(node("Exponent", "monCurveFwd", "<ExponentParams exponent=\"2.4\" offset=\"0.1\"/>"))),
+        (processList(node("Exponent", "basicRev", "<ExponentParams exponent=\"2\"/>"), root: "id=\"t\" compCLFversion=\"ST2136-1:2024\""),
+         basic("basicRev", "2")),
+        // Without parameters every channel has exponent 1 and offset 0.
+        (processList(node("Exponent", "basicFwd")), basic("basicFwd", "1")),
+        (processList(node("Gamma", "basicPassThruFwd", "<ExponentParams exponent=\"2\"/>")), basic("basicPassThruFwd", "1")),
+        (processList(node("Exponent", "monCurveRev")),
+         processList(node("Exponent", "monCurveRev", "<ExponentParams exponent=\"1\" offset=\"0\"/>"))),
+    ]
+
+    /// A Gamma reads as the Exponent of its style and parameters, as OpenColorIO reads it in a CLF.
+    @Test(arguments: exponents.indices)
+    func gammaAndExponentReadAsOpenColorIOReadsThem(index: Int) throws {
+        let (text, same) = Self.exponents[index]
+        let look = try Self.read(text), reference = try Self.read(same)
+        #expect(look.transform.operations.count == 1)
+        for input in Self.signedInputs {
+            #expect(look.transform.apply(input) == reference.transform.apply(input), "at \(input)")
+        }
+    }
+
+    /// An Exponent without parameters is read, and the notes say how.
+    @Test func exponentWithoutParametersIsNoted() throws {
+        let look = try Self.read(Self.processList(Self.node("Exponent", "basicMirrorFwd")))
+        #expect(look.transform.apply(SIMD3(-0.25, 0.5, 2)) == SIMD3(-0.25, 0.5, 2))
+        #expect(look.notes.contains { $0.contains("no <ExponentParams>") && $0.contains("exponent 1") }, "\(look.notes)")
+    }
+
+    // MARK: Log parameters
+
+    /// A Log in `style` holding `body`, with `attributes` on the element itself.
+    static func logNode(_ style: String, _ body: String = "", attributes: String = "",
+                        root: String = "id=\"t\" compCLFversion=\"3.0\"") -> String {
+        processList("<Log inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"\(style)\"\(attributes)>\(body)</Log>", root: root)
+    }
+
+    /// Logs OpenColorIO reads whatever their parameters say, each with the Log it reads as: the
+    /// basic styles' LogParams are not read at all, and a base on the Log element is ignored.
+    static let ignoredLogParameters: [(text: String, same: String)] = [
+        (logNode("log10", "<LogParams base=\"-2\"/>"), logNode("log10")),
+        (logNode("log2", "<LogParams base=\"abc\" logSideSlope=\"0\"/>"), logNode("log2")),
+        (logNode("antiLog10", "<LogParams channel=\"R\" base=\"3\"/><LogParams channel=\"G\" base=\"5\"/>"), logNode("antiLog10")),
+        (logNode("antiLog2", "<LogParams channel=\"X\" base=\"1\" linearSlope=\"0\"/>"), logNode("antiLog2")),
+        (logNode("log10", attributes: " base=\"-2\""), logNode("log10")),
+        (logNode("linToLog", "<LogParams/>", attributes: " base=\"3\""), logNode("linToLog", "<LogParams base=\"2\"/>")),
+        // Files whose version OpenColorIO reads a Log in.
+        (logNode("log10", "<LogParams base=\"-2\"/>", root: "id=\"t\" version=\"1.3\""), logNode("log10")),
+        (logNode("linToLog", "<LogParams base=\"10\"/>", root: "id=\"t\" version=\"2.0\""), logNode("linToLog", "<LogParams base=\"10\"/>")),
+        (logNode("antiLog2", root: "id=\"t\" compCLFversion=\"2.1\""), logNode("antiLog2")),
+    ]
+
+    @Test(arguments: ignoredLogParameters.indices)
+    func logParametersOpenColorIOIgnoresAreIgnored(index: Int) throws {
+        let (text, same) = Self.ignoredLogParameters[index]
+        let look = try Self.read(text), reference = try Self.read(same)
+        for input in Self.signedInputs {
+            #expect(look.transform.apply(input) == reference.transform.apply(input), "at \(input)")
+        }
+        if text.contains("<LogParams"), !text.contains("linToLog") {
+            #expect(look.notes.contains { $0.contains("LogParams") && $0.contains("ignored") }, "\(look.notes)")
+        }
+    }
+
+    static let cameraParameters = "base=\"10\" logSideSlope=\"0.25\" logSideOffset=\"0.5\" linSideSlope=\"2\" linSideOffset=\"0.01\" linSideBreak=\"0.1\""
+
+    /// Camera logs with a `linearSlope` of 0, which OpenColorIO reads.
+    static let flatCameraLogs = [
+        logNode("cameraLinToLog", "<LogParams \(cameraParameters) linearSlope=\"0\"/>"),
+        logNode("cameraLogToLin", "<LogParams \(cameraParameters) linearSlope=\"0\"/>"),
+        logNode("cameraLinToLog", "<LogParams channel=\"R\" linSideBreak=\"0.1\" linearSlope=\"0\"/>"
+            + "<LogParams channel=\"G\" linSideBreak=\"0.1\" linearSlope=\"1\"/><LogParams channel=\"B\" linSideBreak=\"0.1\" linearSlope=\"-2\"/>"),
+    ]
+
+    /// With `linearSlope` 0 the straight part is flat: below the break cameraLinToLog gives the
+    /// break's log value and cameraLogToLin -infinity, and the flat curve has no inverse.
+    @Test func linearSlopeZeroIsAFlatLine() throws {
+        let forward = try #require(try Self.read(Self.flatCameraLogs[0]).transform.operations.first as? LogOp)
+        #expect(forward.apply(SIMD3(repeating: -0.25)) == forward.apply(SIMD3(repeating: 0.1)))
+        #expect(forward.apply(SIMD3(repeating: 0.05)) == forward.apply(SIMD3(repeating: 0.1)))
+        #expect(throws: TransformError.self) { try forward.inverse() }
+        let reverse = try #require(try Self.read(Self.flatCameraLogs[1]).transform.operations.first as? LogOp)
+        #expect(reverse.apply(SIMD3(repeating: 0.25)) == SIMD3(repeating: -.infinity))
+        let logBreak = forward.apply(SIMD3(repeating: 0.1))
+        #expect(abs(reverse.apply(logBreak).x - 0.1) <= 1e-12)
     }
 
     // MARK: NaN and infinity in 1D tables
@@ -212,6 +331,31 @@ import Testing
         (processList("<FixedFunction inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"RGB_TO_HSV\"/>" + matrix), 3, "CTF operator"),
         (processList("<InverseLUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 1\">0 1</Array></InverseLUT1D>" + matrix),
          3, "CTF operator"),
+        (processList(node("Gamma", "basicFwd", "<GammaParams gamma=\"2\"/>"), root: "id=\"t\" compCLFversion=\"2.0\""), 3, "has no <Gamma>"),
+        (processList(node("Exponent", "basicFwd", "<ExponentParams exponent=\"2\"/>"), root: "id=\"t\" compCLFversion=\"2\""),
+         3, "has no <Exponent>"),
+        (processList(node("Gamma", "basicMirrorFwd", "<GammaParams gamma=\"2\"/>"), root: legacy), 3, "came with version 2.0"),
+        (processList(node("Exponent", "monCurveMirrorRev", "<ExponentParams exponent=\"2\" offset=\"0.1\"/>"),
+                     root: "id=\"t\" compCLFversion=\"0\""), 3, "came with version 2.0"),
+        (processList(node("Gamma", "basicFwd", "<GammaParams gamma=\"2\"/><GammaParams channel=\"A\" gamma=\"3\"/>")), 3, "channel \"A\""),
+        (processList(node("Gamma", "basicFwd", "<GammaParams channel=\"A\" gamma=\"3\"/>"), root: "id=\"t\" version=\"1.4\""),
+         3, "channel \"A\""),
+        (processList(node("Gamma", "basicFwd", "<GammaParams gamma=\"0.001\"/>")), 3, "exponent 0.001"),
+        (processList(node("Gamma", "moncurveFwd", "<GammaParams gamma=\"2\"/>")), 3, "offset is missing"),
+        (processList(node("Gamma", "basicFwd", "<GammaParams gamma=\"2\" offset=\"0\"/>")), 3, "offset is for the monCurve styles"),
+        (processList(node("Exponent", "basicFwd", "<ExponentParams/>")), 3, "exponent (or gamma) is missing"),
+        (processList(node("Gamma", "bogus")), 3, "style \"bogus\""),
+        (processList("<Gamma inBitDepth=\"32f\" outBitDepth=\"32f\"/>"), 3, "style is missing"),
+        (logNode("linToLog", "<LogParams linearSlope=\"0\"/>"), 3, "linearSlope is for the cameraLinToLog"),
+        (logNode("linToLog", "<LogParams linSideBreak=\"2\"/>"), 3, "linSideBreak is for the cameraLinToLog"),
+        (logNode("linToLog", "<LogParams channel=\"A\" base=\"10\"/>"), 3, "channel \"A\""),
+        (logNode("cameraLinToLog", "<LogParams base=\"-2\" linSideBreak=\"0.1\"/>"), 3, "base -2"),
+        (logNode("logToLin", "<LogParams base=\"1\"/>"), 3, "base 1"),
+        (logNode("linToLog", "<LogParams base=\"10\"/>", root: "id=\"t\" compCLFversion=\"2.0\""), 3, "has no <Log>"),
+        (logNode("log10", root: "id=\"t\" compCLFversion=\"1\""), 3, "has no <Log>"),
+        (logNode("log10", root: legacy), 3, "has no <Log>"),
+        (logNode("linToLog", "<LogParams base=\"10\" logSideSlope=\"0.25\"/>", root: "id=\"t\" version=\"1.3\""), 3, "Cineon"),
+        (logNode("cameraLogToLin", "<LogParams linSideBreak=\"0.1\"/>", root: "id=\"t\" version=\"1.8\""), 3, "Cineon"),
     ]
 
     /// Each is refused with the file, the line and what is wrong.
@@ -258,24 +402,45 @@ import Testing
             + legacyMatrices.map { ("matrix.clf", $0) }
     }
 
+    /// The Gamma, Exponent and Log files read above, compared at inputs beyond 0...1 too.
+    static var acceptedNodes: [(name: String, text: String)] {
+        exponents.map { ("exponent.clf", $0.text) }
+            + ignoredLogParameters.map { ("log.clf", $0.text) }
+            + flatCameraLogs.map { ("camera.clf", $0) }
+    }
+
     /// OpenColorIO reads every file colorcube reads here, to the same values (within Float32).
     @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
     func openColorIOReadsTheSameFiles() throws {
+        try Self.expectOpenColorIOAgrees(Self.accepted, at: Self.inputs)
+        try Self.expectOpenColorIOAgrees(Self.acceptedNodes, at: Self.signedInputs)
+    }
+
+    /// Each file read by colorcube and by OpenColorIO at `inputs`: equal within 1e-5 (relative
+    /// above 1), and not finite where OpenColorIO's value is not.
+    static func expectOpenColorIOAgrees(_ files: [(name: String, text: String)], at inputs: [SIMD3<Double>],
+                                        sourceLocation: SourceLocation = #_sourceLocation) throws {
         let python = try #require(SpaceOracle.python)
         let folder = try TemporaryDirectory()
-        for (index, (name, text)) in Self.accepted.enumerated() {
-            let path = try Self.write(text, "\(index)-\(name)", in: folder)
+        for (index, (name, text)) in files.enumerated() {
+            let path = try write(text, "\(index)-\(name)", in: folder)
             let ours = try LUTReader.read(path: path).transform
-            guard case .outputs(let theirs) = try OCIOReference.verdict(lut: path, inputs: Self.inputs, python: python) else {
-                Issue.record("OpenColorIO refuses \(name): \(text)")
+            guard case .outputs(let theirs) = try OCIOReference.verdict(lut: path, inputs: inputs, python: python) else {
+                Issue.record("OpenColorIO refuses \(name): \(text)", sourceLocation: sourceLocation)
                 continue
             }
-            for (input, reference) in zip(Self.inputs, theirs) {
+            for (input, reference) in zip(inputs, theirs) {
                 let value = ours.apply(input)
                 for channel in 0..<3 {
+                    if reference[channel].isNaN {
+                        #expect(!value[channel].isFinite, "\(name) at \(input): ours \(value[channel]), OpenColorIO not finite",
+                                sourceLocation: sourceLocation)
+                        continue
+                    }
                     let tolerance = 1e-5 * max(1, abs(reference[channel]))
                     #expect(abs(value[channel] - reference[channel]) <= tolerance,
-                            "\(name) at \(input): ours \(value[channel]), OpenColorIO \(reference[channel])")
+                            "\(name) at \(input): ours \(value[channel]), OpenColorIO \(reference[channel]) in \(text)",
+                            sourceLocation: sourceLocation)
                 }
             }
         }

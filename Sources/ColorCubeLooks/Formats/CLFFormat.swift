@@ -28,7 +28,10 @@ import ColorCubeTransform
 ///   values must then be equal, is a one-sided clamp.
 /// - `Log` (`LogParams`), `Exponent` (`ExponentParams`), `ASC_CDL` (`SOPNode`, `SatNode`):
 ///   see `LogOp`, `ExponentOp`, `CDLOp`; params with `channel="R"` etc. apply to one channel,
-///   without it to all three. A log's `base` defaults to 2.
+///   without it to all three. A log's `base` defaults to 2; the basic log styles' `LogParams`
+///   are ignored, as OpenColorIO ignores them. An Exponent without params has exponent 1.
+/// - `Gamma` (`GammaParams`, with `gamma` or `exponent`): OpenColorIO's CTF name for an
+///   Exponent, which it reads in a CLF too (not in one stating `compCLFversion` up to 2.0).
 /// `Description`, `InputDescriptor`, `OutputDescriptor` and `Info` are metadata; the first
 /// `Description` (else the list's `name`) is the look's title. Other elements CLF does not define
 /// (`Id`, vendor elements) are skipped, as OpenColorIO skips them, and named in the notes;
@@ -36,12 +39,13 @@ import ColorCubeTransform
 ///
 /// Refused, each naming the file, the element and its line: XML that is not well formed or has a
 /// DOCTYPE, a ProcessList without an `id` (or with an empty one) or a version, one with no
-/// operation, an OpenColorIO CTF operator (`FixedFunction`, `Gamma`, ...), a missing or unknown
-/// bit depth or one that does not follow from the previous node, a version above 3.0, array
+/// operation, an OpenColorIO CTF operator other than Gamma (`FixedFunction`, ...), a missing or
+/// unknown bit depth or one that does not follow from the previous node, a version above 3.0, array
 /// dimensions that do not fit the node, more or fewer values than the dimensions call for, values
 /// that are not finite numbers (outside a LUT1D), `halfDomain` or `rawHalfs` other than "true",
-/// `hueAdjust` other than dw3, an `offset` on a basic Exponent, and parameters outside what the
-/// operation accepts.
+/// `hueAdjust` other than dw3, an `offset` on a basic Exponent, a Log, Exponent or Gamma in a
+/// file whose version OpenColorIO reads none in (the article "Agreeing with OpenColorIO" lists
+/// them), and parameters outside what the operation accepts.
 public struct CLFFormat: LUTFileFormat {
     public init() {}
 

@@ -13,6 +13,14 @@ struct CLFNodeReader {
     private var previousDepth: (depth: CLFBitDepth, element: String)?
     /// The pre-SMPTE `version` (major, minor, revision), when the file states one.
     private var legacyVersion: (Int, Int, Int)?
+    /// Whether OpenColorIO reads the file as a CLF rather than as its own CTF: when it states a
+    /// `compCLFversion` other than 0 (or the SMPTE name). This decides the operators it takes.
+    private var readsAsCLF = true
+    /// The CTF version OpenColorIO reads the file as: a pre-SMPTE `version` itself, CTF 1.7 for
+    /// a `compCLFversion` up to 2.0, CTF 2.0 for a later one.
+    private var ctfVersion = (2, 0, 0)
+    /// The version attribute as written, e.g. `compCLFversion="2.0"`, for messages.
+    private var statedVersion = ""
 
     init(path: String) {
         self.path = path
@@ -22,16 +30,17 @@ struct CLFNodeReader {
     /// node), and a file of thousands of trivial nodes is an attack, not a look.
     static let maxOperations = 1000
 
-    private static let operationNames = "LUT1D, LUT3D, Matrix, Range, Log, Exponent and ASC_CDL"
-    /// The operations by lower-case name: OpenColorIO matches element names without regard to case.
+    private static let operationNames = "LUT1D, LUT3D, Matrix, Range, Log, Exponent (or Gamma) and ASC_CDL"
+    /// The operations by lower-case name: OpenColorIO matches element names without regard to
+    /// case. `Gamma` is OpenColorIO's CTF name for an Exponent, which it reads in a CLF too.
     private static let operationElements: [String: String] = Dictionary(
-        uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "ASC_CDL"].map { ($0.lowercased(), $0) })
+        uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "Gamma", "ASC_CDL"].map { ($0.lowercased(), $0) })
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
-    /// Operators of OpenColorIO's CTF format (lower case). OpenColorIO refuses most of them in a
-    /// CLF and reads `Gamma` and `Reference`; colorcube reads none, so each is refused rather
-    /// than skipped with the unknown elements.
+    /// Operators of OpenColorIO's CTF format (lower case) other than `Gamma`. OpenColorIO refuses
+    /// most of them in a CLF and reads `Reference`; colorcube reads none, so each is refused
+    /// rather than skipped with the unknown elements.
     private static let ctfOperators: Set<String> = [
-        "aces", "exposurecontrast", "fixedfunction", "function", "gamma", "gradinghuecurve", "gradingprimary",
+        "aces", "exposurecontrast", "fixedfunction", "function", "gradinghuecurve", "gradingprimary",
         "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
     ]
 
@@ -69,7 +78,7 @@ struct CLFNodeReader {
             case "Matrix": produced = [try matrix(node, inDepth, outDepth)]
             case "Range": produced = [try range(node, inDepth, outDepth)]
             case "Log": produced = [try log(node)]
-            case "Exponent": produced = [try exponent(node)]
+            case "Exponent", "Gamma": produced = [try exponent(node, params: kind + "Params")]
             default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
@@ -118,6 +127,7 @@ struct CLFNodeReader {
         if smpte != nil, legacy != nil {
             throw fail(root, "it states both compCLFversion and the pre-SMPTE version; keep compCLFversion and remove version")
         }
+        statedVersion = smpte.map { "compCLFversion=\"\($0.excerpt)\"" } ?? legacy.map { "version=\"\($0.excerpt)\"" } ?? ""
         if let text = smpte {
             guard text != Self.smpteVersion else { return }
             guard let version = Self.versionNumbers(text) else {
@@ -126,6 +136,8 @@ struct CLFNodeReader {
             guard (version.0, version.1) <= (Int(CLFFormat.newestVersion), 0) else {
                 throw fail(root, "compCLFversion \(text.excerpt) is newer than CLF \(Int(CLFFormat.newestVersion)), the newest known")
             }
+            readsAsCLF = version != (0, 0, 0)
+            ctfVersion = version <= (2, 0, 0) ? (1, 7, 0) : (2, 0, 0)
         } else if let text = legacy {
             guard let version = Self.versionNumbers(text) else {
                 throw fail(root, "version \"\(text.excerpt)\" is not a version number; write MAJOR[.MINOR[.REVISION]], e.g. 1.2")
@@ -135,6 +147,8 @@ struct CLFNodeReader {
                     + "SMPTE files state compCLFversion")
             }
             legacyVersion = version
+            readsAsCLF = false
+            ctfVersion = version
         } else {
             throw fail(root, "attribute compCLFversion (or the pre-SMPTE version) is missing")
         }
@@ -177,6 +191,11 @@ struct CLFNodeReader {
             guard let fallback else { throw fail(element, "attribute \(name) is missing") }
             return fallback
         }
+        return try number(element, name, text: text)
+    }
+
+    /// `text`, the value of attribute `name`, as a finite number.
+    private func number(_ element: XMLElementTree, _ name: String, text: String) throws(LUTFileError) -> Double {
         guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
             throw fail(element, "\(name) \"\(text.excerpt)\" is not a finite number")
         }
@@ -456,16 +475,23 @@ struct CLFNodeReader {
         }
     }
 
-    /// Which channels a params element applies to.
-    private func channels(_ element: XMLElementTree) throws(LUTFileError) -> [Int] {
+    /// Which channels a params element applies to; `alpha` accepts `A`, which applies to none
+    /// (colorcube's looks have no alpha).
+    private func channels(_ element: XMLElementTree, alpha: Bool = false) throws(LUTFileError) -> [Int] {
         switch element.attribute("channel")?.uppercased() {
         case nil: return [0, 1, 2]
         case "R": return [0]
         case "G": return [1]
         case "B": return [2]
-        case "A": return []
+        case "A" where alpha: return []
         case let other?: throw fail(element, "channel \"\(other)\" is not R, G or B")
         }
+    }
+
+    /// The children called `name`, matched without regard to case as OpenColorIO matches them.
+    private func parameters(_ node: XMLElementTree, _ name: String) -> [XMLElementTree] {
+        let lowered = name.lowercased()
+        return node.children.filter { $0.name.lowercased() == lowered }
     }
 
     private func style(_ node: XMLElementTree) throws(LUTFileError) -> String {
@@ -473,14 +499,31 @@ struct CLFNodeReader {
         return style
     }
 
-    private func log(_ node: XMLElementTree) throws(LUTFileError) -> LogOp {
+    /// A Log. The basic styles (log10, log2 and their antilogs) take no parameters: their
+    /// LogParams are ignored unread, as OpenColorIO ignores them, base and all. The parametric
+    /// styles take one base for all channels (2 when none is given); `linSideBreak` and
+    /// `linearSlope` belong to the camera styles, and a `linearSlope` of 0 is a flat line.
+    private mutating func log(_ node: XMLElementTree) throws(LUTFileError) -> LogOp {
         let name = try style(node)
         guard let style = LogOp.Style(clfName: name) else {
             throw fail(node, "style \"\(name)\" is not one of \(LogOp.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        try checkLogVersion(node, style)
+        let elements = parameters(node, "LogParams")
+        guard style.takesParameters else {
+            if let first = elements.first {
+                notes.append("line \(first.line): the LogParams of the \(name) <\(node.name)> are ignored, as OpenColorIO "
+                    + "ignores them: the style takes no parameters (its base is \(name.hasSuffix("2") ? 2 : 10))")
+            }
+            do throws(TransformError) {
+                return try LogOp(style: style)
+            } catch {
+                throw fail(node, error.description)
+            }
+        }
         var parameters = Array(repeating: LogOp.Parameters(), count: 3)
         var bases: Set<Double> = []
-        for element in node.children("LogParams") {
+        for element in elements {
             var p = LogOp.Parameters()
             p.logSideSlope = try number(element, "logSideSlope", default: 1)
             p.logSideOffset = try number(element, "logSideOffset", default: 0)
@@ -488,6 +531,9 @@ struct CLFNodeReader {
             p.linSideOffset = try number(element, "linSideOffset", default: 0)
             p.linSideBreak = try optionalNumber(element, "linSideBreak")
             p.linearSlope = try optionalNumber(element, "linearSlope")
+            if !style.isCamera, let extra = ["linSideBreak", "linearSlope"].first(where: { element.attribute($0) != nil }) {
+                throw fail(element, "\(extra) is for the cameraLinToLog and cameraLogToLin styles; remove it from a \(name) Log")
+            }
             bases.insert(try number(element, "base", default: 2))
             for channel in try channels(element) { parameters[channel] = p }
         }
@@ -501,21 +547,62 @@ struct CLFNodeReader {
         }
     }
 
-    private func exponent(_ node: XMLElementTree) throws(LUTFileError) -> ExponentOp {
+    /// Refuses a Log where OpenColorIO has none: in a file stating `compCLFversion` up to 2.0 or
+    /// a pre-SMPTE `version` below 1.3. Before version 2.0 a pre-SMPTE file gives a parametric
+    /// style OpenColorIO's older Cineon parameters (gamma, refWhite, refBlack), which OpenColorIO
+    /// requires and colorcube does not read, so that is refused too.
+    private func checkLogVersion(_ node: XMLElementTree, _ style: LogOp.Style) throws(LUTFileError) {
+        let advice = legacyVersion == nil ? "state compCLFversion=\"3.0\"" : "state version=\"2.0\""
+        if readsAsCLF ? ctfVersion < (2, 0, 0) : ctfVersion < (1, 3, 0) {
+            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with "
+                + "\(readsAsCLF ? "CLF 3" : "version 1.3")): \(advice)")
+        }
+        if legacyVersion != nil, ctfVersion < (2, 0, 0), style.takesParameters {
+            throw fail(node, "a file stating \(statedVersion) gives a \(style.rawValue) Log the older Cineon parameters "
+                + "(gamma, refWhite, refBlack), which colorcube does not read: \(advice) and write its LogParams as CLF 3 does")
+        }
+    }
+
+    /// The exponent styles a file before CLF 3 (CTF 2.0) may use.
+    private static let earlyExponentStyles: [ExponentOp.Style] = [.basicFwd, .basicRev, .monCurveFwd, .monCurveRev]
+
+    /// An Exponent, or a Gamma (OpenColorIO's CTF name for it), read as OpenColorIO reads them:
+    /// its parameters are the children called `params` (`ExponentParams` or `GammaParams`; the
+    /// other kind is skipped), each with `exponent` or `gamma` (the last written wins). Without
+    /// any, every channel has exponent 1 and offset 0. A file that states `compCLFversion` up
+    /// to 2.0 has neither element; one that states a pre-SMPTE `version` below 2.0 has the
+    /// basic and monCurve styles alone, and from 1.5 may give the alpha channel parameters,
+    /// which are ignored.
+    private mutating func exponent(_ node: XMLElementTree, params: String) throws(LUTFileError) -> ExponentOp {
+        if readsAsCLF, ctfVersion < (2, 0, 0) {
+            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with CLF 3): state compCLFversion=\"3.0\"")
+        }
         let name = try style(node)
         guard let style = ExponentOp.Style(clfName: name) else {
             throw fail(node, "style \"\(name)\" is not one of \(ExponentOp.Style.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        let params = node.children("ExponentParams")
-        guard !params.isEmpty else { throw fail(node, "the <ExponentParams> are missing") }
+        if ctfVersion < (2, 0, 0), !Self.earlyExponentStyles.contains(style) {
+            throw fail(node, "style \(name) came with version 2.0; a file stating \(statedVersion) has "
+                + "\(Self.earlyExponentStyles.map(\.rawValue).joined(separator: ", ")): state "
+                + (legacyVersion == nil ? "compCLFversion=\"3.0\"" : "version=\"2.0\""))
+        }
+        let elements = parameters(node, params)
+        if elements.isEmpty {
+            notes.append("line \(node.line): the <\(node.name)> has no <\(params)>: read with exponent 1 and offset 0, "
+                + "as OpenColorIO reads it")
+        }
+        let alpha = !readsAsCLF && ctfVersion >= (1, 5, 0)
         var exponent = SIMD3<Double>.one, offset = SIMD3<Double>.zero
-        for element in params {
-            let g = try number(element, "exponent")
+        for element in elements {
+            guard let (attribute, text) = element.lastAttribute(among: ["exponent", "gamma"]) else {
+                throw fail(element, "attribute exponent (or gamma) is missing")
+            }
+            let g = try number(element, attribute, text: text)
             if !style.isMonCurve, element.attribute("offset") != nil {
-                throw fail(element, "offset is for the monCurve styles; remove it from a \(name) Exponent")
+                throw fail(element, "offset is for the monCurve styles; remove it from a \(name) \(node.name)")
             }
             let o = style.isMonCurve ? try number(element, "offset") : 0
-            for channel in try channels(element) {
+            for channel in try channels(element, alpha: alpha) {
                 exponent[channel] = g
                 offset[channel] = o
             }

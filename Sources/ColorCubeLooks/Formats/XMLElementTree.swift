@@ -67,6 +67,14 @@ struct XMLElementTree {
         return attributes.first { $0.name.lowercased() == lowered }?.value
     }
 
+    /// The last attribute called one of `names` (any case), with the name as written: where a
+    /// format takes two spellings of one parameter, a reader that lets a later attribute
+    /// overwrite an earlier one (OpenColorIO) keeps this one.
+    func lastAttribute(among names: [String]) -> (name: String, value: String)? {
+        let lowered = Set(names.map { $0.lowercased() })
+        return document.attributes(of: index).last { lowered.contains($0.name.lowercased()) }
+    }
+
     /// Parses `bytes` (a whole file); `path` names it in errors. The root element is returned.
     /// - Throws: `LUTFileError.malformed` with the line and what is wrong for XML that is not
     ///   well formed, for a DOCTYPE, for bytes that are not UTF-8, and for a document past

@@ -1,8 +1,9 @@
 import Foundation
 
 /// PyOpenColorIO 2.6 (`SpaceOracle.python`) as the reference for what a LUT reader accepts: it
-/// reads a file as a FileTransform (linear interpolation) and applies it at given inputs, or
-/// says why it refuses the file.
+/// reads a file as a FileTransform (linear interpolation) and applies it at given inputs, with
+/// exact powers and logarithms rather than OpenColorIO's default approximations, or says why it
+/// refuses the file.
 extension OCIOReference {
     /// What OpenColorIO made of a file.
     enum Verdict {
@@ -22,7 +23,10 @@ extension OCIOReference {
         inputs = json.load(sys.stdin)
         try:
             transform = ocio.FileTransform(sys.argv[1], interpolation=ocio.INTERP_LINEAR)
-            processor = config.getProcessor(transform).getDefaultCPUProcessor()
+            # OpenColorIO's default optimisation evaluates pow, exp and log with fast approximations
+            # (1^2.2 gives 1.0000223); without them the reference is exact to Float32.
+            exact = ocio.OPTIMIZATION_DEFAULT & ~ocio.OPTIMIZATION_FAST_LOG_EXP_POW
+            processor = config.getProcessor(transform).getOptimizedCPUProcessor(ocio.OptimizationFlags(exact))
         except Exception as error:
             print(json.dumps({"refused": str(error)}))
         else:

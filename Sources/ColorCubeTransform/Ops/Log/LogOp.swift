@@ -10,7 +10,9 @@ import Foundation
 /// - `cameraLinToLog`: below `linSideBreak` a straight line `linearSlope * x + linearOffset`, at
 ///   and above it `linToLog`; `linearSlope`, when the file gives none, is the log curve's slope at
 ///   the break, and `linearOffset` makes the two meet there. `cameraLogToLin` is its inverse,
-///   switching at the log side's value of the break.
+///   switching at the log side's value of the break. A `linearSlope` of 0, which OpenColorIO
+///   accepts, makes the line flat: `cameraLinToLog` gives the break's log value below the break
+///   and `cameraLogToLin` gives -infinity below the log side's break, as OpenColorIO does.
 ///
 /// `m_min` is Float's smallest normal number (1.17549435e-38), where OpenColorIO clamps the
 /// logarithm's argument: zero, negative and NaN inputs give `log(m_min)` rather than -inf or NaN.
@@ -113,9 +115,6 @@ public struct LogOp: TransformOp {
             }
             let slope = p.linearSlope ?? p.logSideSlope * p.linSideSlope / (argument * Foundation.log(base))
             let logBreak = p.logSideSlope * Foundation.log(argument) / Foundation.log(base) + p.logSideOffset
-            guard slope != 0 else {
-                throw .invalidOperation(operation: "log", reason: "linearSlope must not be 0")
-            }
             camera.append((slope, logBreak - slope * linBreak, logBreak))
         }
         self.style = style
@@ -192,8 +191,13 @@ public struct LogOp: TransformOp {
 
     /// The opposite style with the same parameters: exact, except that the inputs a logarithm
     /// clamped (where `m * x + b` is 0 or below) come back as the smallest argument's preimage.
+    /// - Throws: `TransformError.invalidOperation` for a `cameraLinToLog` whose straight part is
+    ///   flat (`linearSlope` 0): every input below the break gives one value, so none comes back.
     public func inverse() throws(TransformError) -> [any TransformOp] {
-        [try LogOp(style: style.inverse, base: base, parameters: parameters)]
+        if style == .cameraLinToLog, camera.contains(where: { $0.slope == 0 }) {
+            throw .invalidOperation(operation: "log", reason: "its straight part is flat (linearSlope 0), so it has no inverse")
+        }
+        return [try LogOp(style: style.inverse, base: base, parameters: parameters)]
     }
 
     public var description: String {
