@@ -163,9 +163,9 @@ static int canvas_size(int overlay, const uint8_t *data, size_t size, uint64_t *
 }
 
 /// Checks the items of a `meta` payload (after its version and flags) in `file` of `file_size`
-/// bytes; false with `message` set when an extent is longer than the file or a canvas is larger
-/// than `max_pixels`.
-static int items_fit(const uint8_t *meta, const uint8_t *end, FILE *file, uint64_t file_size, int64_t max_pixels,
+/// bytes: CCHEIF_OK, CCHEIF_ERROR when an extent is longer than the file, CCHEIF_TOO_BIG when a
+/// canvas is larger than `max_pixels` (`message` set for either).
+static int check_meta(const uint8_t *meta, const uint8_t *end, FILE *file, uint64_t file_size, int64_t max_pixels,
                      char *message) {
     const uint8_t *at = meta, *type, *payload, *payload_end;
     const uint8_t *iloc = NULL, *iloc_end = NULL, *iinf = NULL, *iinf_end = NULL, *idat = NULL, *idat_end = NULL;
@@ -174,20 +174,20 @@ static int items_fit(const uint8_t *meta, const uint8_t *end, FILE *file, uint64
         if (memcmp(type, "iinf", 4) == 0 && !iinf) iinf = payload, iinf_end = payload_end;
         if (memcmp(type, "idat", 4) == 0 && !idat) idat = payload, idat_end = payload_end;
     }
-    if (!iloc) return 1;
+    if (!iloc) return CCHEIF_OK;
     uint64_t length = 0;
     item_place unused = {0};
     if (!iloc_walk(iloc, iloc_end, file_size, 0, &unused, &length)) {
         snprintf(message, CCHEIF_MESSAGE_SIZE, "an item's data is declared %llu bytes long, more than the whole "
                  "file (%llu bytes)", (unsigned long long)length, (unsigned long long)file_size);
-        return 0;
+        return CCHEIF_ERROR;
     }
-    if (!iinf || max_pixels <= 0) return 1;
+    if (!iinf || max_pixels <= 0) return CCHEIF_OK;
     // Every grid and overlay among the item infos (`infe` versions 2 and 3 name their type).
     uint64_t version = 0, count = 0;
     at = iinf;
     if (!read_number(&at, iinf_end, 4, &version) || !read_number(&at, iinf_end, (version >> 24) ? 4 : 2, &count)) {
-        return 1;
+        return CCHEIF_OK;
     }
     while (next_box(&at, iinf_end, &type, &payload, &payload_end)) {
         uint64_t infe_version = 0, id = 0, protection = 0;
@@ -217,13 +217,13 @@ static int items_fit(const uint8_t *meta, const uint8_t *end, FILE *file, uint64
         if (canvas_size(overlay, data, got, &width, &height) && width * height > (uint64_t)max_pixels) {
             snprintf(message, CCHEIF_MESSAGE_SIZE, "%s in it declares %llux%llu", overlay ? "an overlay" : "a grid",
                      (unsigned long long)width, (unsigned long long)height);
-            return 0;
+            return CCHEIF_TOO_BIG;
         }
     }
-    return 1;
+    return CCHEIF_OK;
 }
 
-/// Reads each top-level `meta` of `path` and checks its items (`items_fit`); returns CCHEIF_OK,
+/// Reads each top-level `meta` of `path` and checks its items (`check_meta`); returns CCHEIF_OK,
 /// or CCHEIF_ERROR or CCHEIF_TOO_BIG with `message` set.
 static int check_items(const char *path, int64_t max_pixels, char *message) {
     FILE *file = fopen(path, "rb");
@@ -255,9 +255,8 @@ static int check_items(const char *path, int64_t max_pixels, char *message) {
             }
             uint8_t *bytes = malloc((size_t)payload);
             if (!bytes) break;
-            int complete = fread(bytes, 1, (size_t)payload, file) == payload;
-            if (complete && !items_fit(bytes + 4, bytes + payload, file, (uint64_t)file_size, max_pixels, message)) {
-                status = strstr(message, " declares ") ? CCHEIF_TOO_BIG : CCHEIF_ERROR;
+            if (fread(bytes, 1, (size_t)payload, file) == payload) {
+                status = check_meta(bytes + 4, bytes + payload, file, (uint64_t)file_size, max_pixels, message);
             }
             free(bytes);
             if (status != CCHEIF_OK) break;

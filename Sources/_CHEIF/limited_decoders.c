@@ -412,23 +412,33 @@ static int hevc_sps_size(const uint8_t *nal, size_t size, uint64_t *width, uint6
     return !r.overrun;
 }
 
-/// Walks the NAL units libheif pushed, each after a four-byte big-endian length, and finds the
-/// largest picture any SPS among them declares; false when none does.
-static int hevc_largest_declared(const uint8_t *data, size_t size, uint64_t *width, uint64_t *height) {
+/// The next NAL unit of what libheif pushed (each after a four-byte big-endian length) from
+/// `*at`, as `*unit` and `*length`, with `*at` moved past it; false at the end or at a unit the
+/// bytes cut short. The SPS check and the decoder walk the same units this way.
+static int next_nal(const pushed_bytes *pushed, size_t *at, const uint8_t **unit, size_t *length) {
+    if (pushed->count - *at < 4) return 0;
+    const uint8_t *data = pushed->bytes + *at;
+    size_t declared = (size_t)data[0] << 24 | (size_t)data[1] << 16 | (size_t)data[2] << 8 | data[3];
+    if (declared > pushed->count - *at - 4 || declared > INT32_MAX) return 0;
+    *unit = data + 4;
+    *length = declared;
+    *at += 4 + declared;
+    return 1;
+}
+
+/// The largest picture any SPS among the pushed NAL units declares; false when none does.
+static int hevc_largest_declared(const pushed_bytes *pushed, uint64_t *width, uint64_t *height) {
     int found = 0;
-    size_t at = 0;
-    while (size - at >= 4) {
-        size_t length = (size_t)data[at] << 24 | (size_t)data[at + 1] << 16 | (size_t)data[at + 2] << 8 | data[at + 3];
-        at += 4;
-        if (length > size - at) length = size - at;
+    size_t at = 0, length = 0;
+    const uint8_t *unit = NULL;
+    while (next_nal(pushed, &at, &unit, &length)) {
         uint64_t w = 0, h = 0;
-        if (length >= 2 && ((data[at] >> 1) & 0x3f) == 33 && hevc_sps_size(data + at, length, &w, &h)
+        if (length >= 2 && ((unit[0] >> 1) & 0x3f) == 33 && hevc_sps_size(unit, length, &w, &h)
             && (!found || w * h > *width * *height)) {
             *width = w;
             *height = h;
             found = 1;
         }
-        at += length;
     }
     return found;
 }
@@ -496,7 +506,7 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     *out = NULL;
     int64_t limit = pixel_limit;
     uint64_t width = 0, height = 0;
-    if (limit > 0 && hevc_largest_declared(pushed->bytes, pushed->count, &width, &height)
+    if (limit > 0 && hevc_largest_declared(pushed, &width, &height)
         && width * height > (uint64_t)limit) {
         return too_big("HEVC", width, height);
     }
@@ -506,19 +516,14 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
     struct de265_image_allocation functions = {hevc_get_buffer, hevc_release_buffer};
     de265_set_image_allocation_functions(context, &functions, &allocation);
     de265_set_parameter_bool(context, DE265_DECODER_PARAM_SUPPRESS_FAULTY_PICTURES, 0);
-    struct heif_error error = failure(heif_error_Decoder_plugin_error, "its HEVC data is damaged (libde265 made no picture of it)");
-    size_t at = 0, units = 0;
-    while (pushed->count - at >= 4) {
-        const uint8_t *data = pushed->bytes + at;
-        size_t length = (size_t)data[0] << 24 | (size_t)data[1] << 16 | (size_t)data[2] << 8 | data[3];
-        at += 4;
-        if (length > pushed->count - at || length > INT32_MAX) break;
-        if (de265_push_NAL(context, pushed->bytes + at, (int)length, 0, NULL) != DE265_OK) break;
-        at += length;
+    size_t at = 0, length = 0, units = 0;
+    const uint8_t *unit = NULL;
+    while (next_nal(pushed, &at, &unit, &length) && de265_push_NAL(context, unit, (int)length, 0, NULL) == DE265_OK) {
         units++;
     }
     de265_flush_data(context);
     // Each call decodes at most one NAL unit; the bound only guards against a decoder that stalls.
+    struct heif_error error;
     int more = 1, got = 0;
     for (size_t calls = 0; more && !got && calls < 4 * units + 16; calls++) {
         more = 0;
@@ -535,7 +540,7 @@ static struct heif_error hevc_decode(void *decoder, struct heif_image **out) {
         }
     }
     de265_free_decoder(context);
-    return error;
+    return got ? error : failure(heif_error_Decoder_plugin_error, "its HEVC data is damaged (libde265 made no picture of it)");
 }
 
 static const struct heif_decoder_plugin hevc_plugin = {
