@@ -156,14 +156,63 @@ struct VideoCommandTests {
 
     /// `--dither` shapes pictures' codes; a clip's grade is rounded, and the run says so rather
     /// than letting the option pass as if it had been used.
-    @Test func aClipIsNotDitheredAndTheRunSaysSo() throws {
+    /// `--dither` on 8-bit clips: a slow grey ramp darkened to 70% keeps its fractions of a code in
+    /// its 8x8 block means (at least twice as close to the exact luma as rounding gives), reruns
+    /// give the same frames, and an identity look still returns every code, through the in-process
+    /// YCbCr grader (4:2:0) and the RGB frames of the pipes (rgb24).
+    @Test(arguments: ["ordered", "blue-noise"])
+    func anEightBitClipIsDitheredWhenAsked(method: String) throws {
         let scratch = try Scratch()
-        let source = scratch.file("clip.mp4"), graded = scratch.file("graded.mp4")
-        try Self.makeClip(source, size: "64x48", frames: 2, matrix: "bt709", fast: true)
-        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded, "--dither", "ordered"])
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.contains("\(source): not dithered: --dither applies to pictures"), "\(result.stderr)")
-        #expect(FileManager.default.fileExists(atPath: graded))
+        let (width, height) = (256, 64)
+        let ramp = scratch.file("ramp.mkv")
+        let made = try ExternalTool.run("ffmpeg", [
+            "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=\(width)x\(height):rate=25,format=yuv444p",
+            "-frames:v", "2", "-vf", "geq=lum='16+X/4':cb=128:cr=128", "-c:v", "ffv1", "-colorspace", "bt709",
+            "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv", ramp])
+        try #require(made.status == 0, "ffmpeg could not make the ramp: \(made.stderr)")
+        let darker = scratch.file("darker.cube")
+        var text = "LUT_3D_SIZE 2\n"
+        for b in 0...1 { for g in 0...1 { for r in 0...1 { text += "\(0.7 * Double(r)) \(0.7 * Double(g)) \(0.7 * Double(b))\n" } } }
+        try text.write(toFile: darker, atomically: true, encoding: .utf8)
+
+        func graded(_ look: String, _ source: String, _ name: String, _ arguments: [String], as pixelFormat: String) throws -> Data {
+            let output = scratch.file(name)
+            let result = try CommandRunner.run(["apply", look, source, "-o", output, "--video-codec", "ffv1"] + arguments)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try Self.decode(output, filter: "format=\(pixelFormat)")
+        }
+        /// The RMS over every 8x8 block of every frame of its mean luma's distance from 16 + 0.7 (Y - 16).
+        func blockError(_ frames: Data) -> Double {
+            let frameBytes = width * height * 3
+            var squares = 0.0, blocks = 0
+            for frame in stride(from: 0, to: frames.count - frameBytes + 1, by: frameBytes) {
+                for by in stride(from: 0, to: height, by: 8) {
+                    for bx in stride(from: 0, to: width, by: 8) {
+                        var error = 0.0
+                        for y in by..<(by + 8) {
+                            for x in bx..<(bx + 8) {
+                                error += Double(frames[frames.startIndex + frame + y * width + x]) - (16 + 0.7 * Double(x / 4))
+                            }
+                        }
+                        squares += (error / 64) * (error / 64)
+                        blocks += 1
+                    }
+                }
+            }
+            return (squares / Double(blocks)).squareRoot()
+        }
+        let rounded = try graded(darker, ramp, "rounded.mkv", [], as: "yuv444p")
+        let dithered = try graded(darker, ramp, "dithered.mkv", ["--dither", method], as: "yuv444p")
+        #expect(blockError(dithered) * 2 <= blockError(rounded), "dithered \(blockError(dithered)), rounded \(blockError(rounded))")
+        #expect(try graded(darker, ramp, "again.mkv", ["--dither", method], as: "yuv444p") == dithered)
+
+        let clip = scratch.file("clip.mp4"), rgb = scratch.file("rgb.mkv")
+        try Self.makeClip(clip, size: "64x48", frames: 2, matrix: "bt709", fast: true)
+        try Self.makeClip(rgb, size: "64x48", frames: 2, pixelFormat: "rgb24", matrix: "bt709", codec: "ffv1")
+        #expect(try graded(Self.identityLook, clip, "identity.mkv", ["--dither", method], as: "yuv420p")
+                == Self.decode(clip, filter: "format=yuv420p"))
+        #expect(try graded(Self.identityLook, rgb, "identity-rgb.mkv", ["--dither", method], as: "rgb24")
+                == Self.decode(rgb, filter: "format=rgb24"))
     }
 
     @Test func identityLookKeepsABT601Clip() throws {

@@ -7,6 +7,7 @@ import Darwin
 #endif
 import ColorCubeCore
 import ColorCubeEngine
+import ColorCubeImaging
 
 /// Applies a look to a stream of raw video frames, as piped from and to ffmpeg
 /// (`-f rawvideo -pix_fmt FMT`): frames of exactly `width * height * format.bytesPerPixel`
@@ -37,6 +38,9 @@ public struct RawStreamApplier: Sendable {
     public let pixelLimit: PixelLimit
     /// What the stream is called in a pixel-limit refusal (the input file, or "standard input").
     public let name: String
+    /// How `apply(toFrame:)` rounds the look's result on 8-bit frames; `run` always rounds to
+    /// nearest (it grades pieces of frames, not whole ones).
+    public var dither: Dither = .none
 
     /// - Parameters:
     ///   - engine: the look, interpolation and strength to apply.
@@ -171,6 +175,10 @@ public struct RawStreamApplier: Sendable {
     ///   16-bit formats, 4 for `gbrpf32le`; every Swift and malloc allocation is).
     public func apply(toFrame frame: UnsafeMutableRawPointer) {
         let pixels = width * height
+        if let layout = format.layout, let tile = dither.tile, format != .rgb48le, format != .rgba64le {
+            applyDithered(frame.bindMemory(to: UInt8.self, capacity: pixels * layout.stride), layout: layout, tile: tile)
+            return
+        }
         if format.layout != nil {
             apply(toPixels: frame, count: pixels)
             return
@@ -202,6 +210,33 @@ public struct RawStreamApplier: Sendable {
         default:
             let bytes = start.bindMemory(to: UInt8.self, capacity: pixels * layout.stride)
             engine.apply(bytes, to: bytes, pixelCount: pixels, layout: layout)
+        }
+    }
+
+    /// Applies the look to an 8-bit frame at 16 bits and rounds each colour sample back to 8 bits
+    /// with the threshold at its position (`DitherTile`); alpha is left as it is.
+    private func applyDithered(_ frame: UnsafeMutablePointer<UInt8>, layout: PixelLayout, tile: DitherTile) {
+        let stride = layout.stride, rowSamples = width * layout.stride
+        let rows = DisjointRegions(frame, itemStride: rowSamples)
+        ParallelLoop.forEachChunk(of: height, chunkSize: max(1, (1 << 16) / width)) { chunk in
+            let bytes = rows.start(of: chunk), count = chunk.count * rowSamples
+            let wide = UnsafeMutablePointer<UInt16>.allocate(capacity: count)
+            defer { wide.deallocate() }
+            for i in 0..<count { wide[i] = UInt16(bytes[i]) &* 257 }
+            engine.apply(wide, to: wide, pixelCount: chunk.count * width, layout: layout, parallel: false)
+            for row in 0..<chunk.count {
+                for x in 0..<width {
+                    let pixel = row * rowSamples + x * stride
+                    @inline(__always)
+                    func round(_ index: Int) {
+                        let value = tile.dithered(Float(wide[index]) / 257, x: x, y: chunk.lowerBound + row)
+                        bytes[index] = UInt8(min(max(value + 0.5, 0), 255))
+                    }
+                    round(pixel + layout.red)
+                    round(pixel + layout.green)
+                    round(pixel + layout.blue)
+                }
+            }
         }
     }
 

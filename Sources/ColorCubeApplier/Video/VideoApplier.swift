@@ -5,6 +5,7 @@ import Musl
 #endif
 import ColorCubeCore
 import ColorCubeEngine
+import ColorCubeImaging
 import ColorCubeTransform
 import Dispatch
 
@@ -58,6 +59,9 @@ public struct VideoApplier: Sendable {
         public var pixelLimit: PixelLimit
         /// What an HDR clip becomes when the look is made for SDR.
         public var hdr: HDRHandling = .keep
+        /// How 8-bit frames are rounded after the look; clips deeper than 8 bits are rounded to
+        /// nearest.
+        public var dither: Dither = .none
         /// The engine for a clip given its colour description when the look is made for a space
         /// of the clip's own (an HDR display space for an HDR clip: the look then sees the clip's
         /// values, no rendition); nil for the run's engine. May throw to refuse the clip.
@@ -231,12 +235,13 @@ public struct VideoApplier: Sendable {
         }
         close(encoded.read)
 
-        let stream = RawStreamApplier(engine: hdr.engine, width: plan.probe.width, height: plan.probe.height,
+        var stream = RawStreamApplier(engine: hdr.engine, width: plan.probe.width, height: plan.probe.height,
                                       format: plan.frameFormat, pixelLimit: options.pixelLimit, name: input)
+        stream.dither = options.dither
         let grader = plan.ycbcrFormat.flatMap { format in
             YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width, height: plan.probe.height,
                              matrix: plan.matrix ?? "", fullRange: plan.range == "pc", hdr: hdr.mapping,
-                             outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix))
+                             outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix), dither: options.dither)
         }
         let relay = NUTFrameRelay(input: decoded.read, output: encoded.write, frameBytes: plan.frameBytes)
         let total = plan.probe.frameCount
@@ -310,7 +315,8 @@ public struct VideoApplier: Sendable {
         guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
                                             height: plan.probe.height, matrix: plan.matrix ?? "",
                                             fullRange: plan.range == "pc", hdr: hdr.mapping,
-                                            outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix)) else { return nil }
+                                            outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix),
+                                            dither: options.dither) else { return nil }
         let pipe = try Self.makePipe()
         let muxing: ChildProcess
         do {

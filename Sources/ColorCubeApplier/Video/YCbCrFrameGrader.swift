@@ -1,5 +1,6 @@
 import ColorCubeCore
 import ColorCubeEngine
+import ColorCubeImaging
 import _CYCbCrKernel
 
 /// Grades planar YCbCr frames (`YCbCrFrameFormat`) in place: each pixel is converted to RGB
@@ -34,6 +35,12 @@ import _CYCbCrKernel
 /// eighth of a code of a half (identity looks still return every byte). `memoized: false` runs the
 /// Float path on every pixel, the reference the memo is tested against.
 ///
+/// Dithered 8-bit clips (`dither`): the look runs on 16-bit codes, and each luma and chroma value
+/// is rounded with a threshold from the dither's tile at its position (`DitherTile`) instead of
+/// at half a code, so a smooth gradient keeps its fractions of a code in its local means. Values
+/// within a 256th of a code of a code are that code, so an identity look still returns every byte.
+/// The memo is not used: it keeps results as 8-bit codes.
+///
 /// Frames are split across cores by rows of chroma blocks.
 public struct YCbCrFrameGrader: Sendable {
     public let engine: LUTEngine
@@ -45,8 +52,10 @@ public struct YCbCrFrameGrader: Sendable {
     private let outputConversion: Conversion
     /// For an HDR clip: its pixels to the SDR rendition the look is given, and back.
     let hdr: HDRFrameMapping?
-    /// The 8-bit results met so far; nil deeper than 8 bits, or when not memoized.
+    /// The 8-bit results met so far; nil deeper than 8 bits, when dithered, or when not memoized.
     private let memo: YCbCrMemo8?
+    /// The thresholds 8-bit codes are rounded with; nil deeper than 8 bits or without dithering.
+    private let dither: DitherTile?
 
     /// - Parameters:
     ///   - matrix: the scaler's matrix name (`VideoColor.scalerMatrix`): bt709, bt601, bt2020,
@@ -56,8 +65,9 @@ public struct YCbCrFrameGrader: Sendable {
     ///     clip's colours fall); false computes every pixel.
     ///   - hdr: for an HDR clip, how its pixels become the SDR rendition the look is given (and
     ///     back, or on to SDR); the output then uses `outputMatrix` (BT.709 for SDR output).
+    ///   - dither: how 8-bit codes are rounded; deeper clips are rounded to nearest.
     init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
-          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: String? = nil) {
+          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: String? = nil, dither: Dither = .none) {
         guard let (kr, kb) = Self.coefficients(matrix), let (outputKr, outputKb) = Self.coefficients(outputMatrix ?? matrix),
               width > 0, height > 0 else { return nil }
         self.engine = engine
@@ -67,14 +77,15 @@ public struct YCbCrFrameGrader: Sendable {
         self.hdr = hdr
         conversion = Conversion(kr: kr, kb: kb, bitDepth: format.bitDepth, fullRange: fullRange)
         outputConversion = Conversion(kr: outputKr, kb: outputKb, bitDepth: format.bitDepth, fullRange: fullRange)
-        memo = memoized && format.bitDepth == 8 && hdr == nil ? YCbCrMemo8() : nil
+        self.dither = format.bitDepth == 8 ? dither.tile : nil
+        memo = memoized && format.bitDepth == 8 && hdr == nil && self.dither == nil ? YCbCrMemo8() : nil
     }
 
     /// A grader for SDR clips (the library's entry point).
     public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
-                 memoized: Bool = true) {
+                 memoized: Bool = true, dither: Dither = .none) {
         self.init(engine: engine, format: format, width: width, height: height, matrix: matrix, fullRange: fullRange,
-                  memoized: memoized, hdr: nil)
+                  memoized: memoized, hdr: nil, dither: dither)
     }
 
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
@@ -98,16 +109,21 @@ public struct YCbCrFrameGrader: Sendable {
         if let memo, format.bytesPerSample == 1 {
             gradeMemoized(frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height)), memo: memo)
         } else if format.bytesPerSample == 1 {
-            grade(frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height)))
+            let samples = frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height))
+            if dither != nil { grade(samples, codes: UInt16.self) } else { grade(samples, codes: UInt8.self) }
         } else {
-            grade(frame.bindMemory(to: UInt16.self, capacity: format.frameBytes(width: width, height: height) / 2))
+            grade(frame.bindMemory(to: UInt16.self, capacity: format.frameBytes(width: width, height: height) / 2),
+                  codes: UInt16.self)
         }
     }
 
-    private func grade<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ samples: UnsafeMutablePointer<Sample>) {
+    /// Grades a frame of `Sample`s with the engine on `Code`s: the frame's own width, or 16 bits
+    /// for a dithered 8-bit frame.
+    private func grade<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype,
+                       Code: FixedWidthInteger & UnsignedInteger>(_ samples: UnsafeMutablePointer<Sample>, codes: Code.Type) {
         forEachChunkOfBands(samples) { planes, bands in
             let pixels = width * (1 << format.chromaShiftY)
-            let scratch = UnsafeMutablePointer<Sample>.allocate(capacity: pixels * 3)
+            let scratch = UnsafeMutablePointer<Code>.allocate(capacity: pixels * 3)
             defer { scratch.deallocate() }
             if let hdr {
                 let renditions = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: pixels)
@@ -156,13 +172,13 @@ public struct YCbCrFrameGrader: Sendable {
     }
 
     /// Grades chroma row `band` and the luma rows it covers.
-    private func gradeBand<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ band: Int, planes: Planes<Sample>, chromaWidth: Int, scratch: UnsafeMutablePointer<Sample>
+    private func gradeBand<Sample: FixedWidthInteger & UnsignedInteger, Code: FixedWidthInteger & UnsignedInteger>(
+        _ band: Int, planes: Planes<Sample>, chromaWidth: Int, scratch: UnsafeMutablePointer<Code>
     ) {
         let shiftX = format.chromaShiftX
         let (rows, luma, blue, red) = rowsAndPlanes(of: band, planes: planes, chromaWidth: chromaWidth)
         let c = conversion
-        let engineMax = Float(Sample.max)
+        let engineMax = Float(Code.max)
 
         // The clamped, rounded colours, for the engine.
         for row in 0..<rows {
@@ -178,20 +194,22 @@ public struct YCbCrFrameGrader: Sendable {
         engine.apply(scratch, rows * width, parallel: false)
 
         // The look's change added to the unclamped colours, then back to YCbCr.
-        writeBack(rows: rows, chromaWidth: chromaWidth, luma: luma, blue: blue, red: red, conversion: c) { index, chroma in
+        writeBack(band: band, rows: rows, chromaWidth: chromaWidth, luma: luma, blue: blue, red: red, conversion: c) { index, chroma in
             Self.graded(c.rgb(luma: luma[index], blue: blue[chroma], red: red[chroma]), scratch + index * 3)
         }
     }
 
-    /// Writes a band's graded colours back as YCbCr with `conversion`: each pixel's luma, and each
-    /// block's chroma as the mean of its pixels'. `graded(index, chroma)` gives the colour of the
-    /// pixel at `index` of the band, in block `chroma`, from the codes still in place.
+    /// Writes chroma row `band`'s graded colours back as YCbCr with `conversion`: each pixel's luma,
+    /// and each block's chroma as the mean of its pixels', rounded to nearest or dithered.
+    /// `graded(index, chroma)` gives the colour of the pixel at `index` of the band, in block
+    /// `chroma`, from the codes still in place.
     @inline(__always)
     private func writeBack<Sample: FixedWidthInteger & UnsignedInteger>(
-        rows: Int, chromaWidth: Int, luma: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
+        band: Int, rows: Int, chromaWidth: Int, luma: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
         red: UnsafeMutablePointer<Sample>, conversion c: Conversion, _ graded: (_ index: Int, _ chroma: Int) -> SIMD3<Float>
     ) {
         let shiftX = format.chromaShiftX
+        let firstRow = band << format.chromaShiftY
         for chroma in 0..<chromaWidth {
             let firstColumn = chroma << shiftX, columns = min(width, (chroma + 1) << shiftX) - firstColumn
             var sum = SIMD2<Float>.zero
@@ -199,27 +217,38 @@ public struct YCbCrFrameGrader: Sendable {
                 for x in firstColumn..<(firstColumn + columns) {
                     let index = row * width + x
                     let (y, difference) = c.ycbcr(graded(index, chroma))
-                    luma[index] = c.lumaCode(y)
+                    if let dither {
+                        luma[index] = c.code(dither.dithered(c.lumaValue(y), x: x, y: firstRow + row))
+                    } else {
+                        luma[index] = c.code(c.lumaValue(y))
+                    }
                     sum += difference
                 }
             }
             let mean = sum / Float(rows * columns)
-            blue[chroma] = c.chromaCode(mean.x)
-            red[chroma] = c.chromaCode(mean.y)
+            if let dither {
+                // Each plane reads the tile from its own corner, so the three round independently.
+                let half = dither.side / 2
+                blue[chroma] = c.code(dither.dithered(c.chromaValue(mean.x), x: chroma + half, y: band))
+                red[chroma] = c.code(dither.dithered(c.chromaValue(mean.y), x: chroma, y: band + half))
+            } else {
+                blue[chroma] = c.code(c.chromaValue(mean.x))
+                red[chroma] = c.code(c.chromaValue(mean.y))
+            }
         }
     }
 
     /// Grades chroma row `band` and the luma rows it covers of an HDR clip: the look is given each
     /// pixel's SDR rendition (`renditions` keeps it, and its headroom, between the two passes),
     /// and its result goes back into the clip's signal or, made SDR, out as it is.
-    private func gradeBand<Sample: FixedWidthInteger & UnsignedInteger>(
-        _ band: Int, planes: Planes<Sample>, chromaWidth: Int, scratch: UnsafeMutablePointer<Sample>,
+    private func gradeBand<Sample: FixedWidthInteger & UnsignedInteger, Code: FixedWidthInteger & UnsignedInteger>(
+        _ band: Int, planes: Planes<Sample>, chromaWidth: Int, scratch: UnsafeMutablePointer<Code>,
         hdr: HDRFrameMapping, renditions: UnsafeMutablePointer<SIMD4<Float>>
     ) {
         let shiftX = format.chromaShiftX
         let (rows, luma, blue, red) = rowsAndPlanes(of: band, planes: planes, chromaWidth: chromaWidth)
         let c = conversion
-        let engineMax = Float(Sample.max)
+        let engineMax = Float(Code.max)
         let keepsSignal = hdr.mode == .keep
 
         for row in 0..<rows {
@@ -235,7 +264,8 @@ public struct YCbCrFrameGrader: Sendable {
         }
         engine.apply(scratch, rows * width, parallel: false)
 
-        writeBack(rows: rows, chromaWidth: chromaWidth, luma: luma, blue: blue, red: red, conversion: outputConversion) { index, chroma in
+        writeBack(band: band, rows: rows, chromaWidth: chromaWidth, luma: luma, blue: blue, red: red,
+                  conversion: outputConversion) { index, chroma in
             let seen = renditions[index]
             // The look's change in the rendition, colours outside BT.709 kept as the SDR path keeps them.
             let graded = Self.graded(SIMD3(seen.x, seen.y, seen.z), scratch + index * 3)
@@ -405,19 +435,26 @@ public struct YCbCrFrameGrader: Sendable {
             return (y, SIMD2((rgb.z - y) * inverseBlueToBlue, (rgb.x - y) * inverseRedToRed))
         }
 
+        /// Luma in codes (not rounded).
         @inline(__always)
-        func lumaCode<Sample: FixedWidthInteger & UnsignedInteger>(_ y: Float) -> Sample {
-            code(lumaOffset + lumaUnit * y)
+        func lumaValue(_ y: Float) -> Float {
+            lumaOffset + lumaUnit * y
+        }
+
+        /// A chroma difference in codes (not rounded).
+        @inline(__always)
+        func chromaValue(_ difference: Float) -> Float {
+            chromaOffset + chromaUnit * difference
         }
 
         @inline(__always)
-        func chromaCode<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
-            code(chromaOffset + chromaUnit * value)
+        func lumaCode<Sample: FixedWidthInteger & UnsignedInteger>(_ y: Float) -> Sample {
+            code(lumaValue(y))
         }
 
         /// Rounded to nearest, clamped to the sample range (NaN to 0), stored little-endian.
         @inline(__always)
-        private func code<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
+        func code<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
             let clamped = value >= 0 ? min(value, codeMax) : 0
             return (sample(clamped + 0.5) as Sample).littleEndian
         }

@@ -36,6 +36,16 @@ public enum Dither: String, CaseIterable, Sendable {
         image.pixels = .sixteen(samples)
     }
 
+    /// The tile of thresholds, for code that rounds its own samples (a clip's frames); nil for
+    /// `.none`.
+    public var tile: DitherTile? {
+        switch self {
+        case .none: nil
+        case .ordered: DitherTile(side: 8, thresholds: Self.bayer)
+        case .blueNoise: DitherTile(side: 64, thresholds: Self.blueNoiseTile)
+        }
+    }
+
     /// Thresholds (i + 0.5) / 64 of the 8x8 Bayer matrix, row by row.
     static let bayer: [Double] = {
         var matrix = [0]
@@ -121,4 +131,40 @@ public enum Dither: String, CaseIterable, Sendable {
         }
         return rank.map { (Double($0) + 0.5) / Double(count) }
     }()
+}
+
+/// A square tile of dithering thresholds, repeated over a picture: a value `v` (in codes) becomes
+/// the code `floor(v + t)` for the threshold `t` at its position, instead of `floor(v + 0.5)`.
+public struct DitherTile: Sendable {
+    /// The tile's width and height, a power of two.
+    public let side: Int
+    /// `side - 1`, to wrap positions into the tile.
+    @usableFromInline let mask: Int
+    /// `t - 0.5` for each position, row by row: what is added to a value before rounding it.
+    @usableFromInline let offsets: [Float]
+
+    init(side: Int, thresholds: [Double]) {
+        precondition(side > 0 && side & (side - 1) == 0 && thresholds.count == side * side)
+        self.side = side
+        mask = side - 1
+        offsets = thresholds.map { Float($0 - 0.5) }
+    }
+
+    /// What to add to a value at column `x`, row `y` before rounding it to the nearest code.
+    @inlinable @inline(__always)
+    public func offset(x: Int, y: Int) -> Float {
+        offsets.withUnsafeBufferPointer { $0[(y & mask) &* (mask &+ 1) &+ (x & mask)] }
+    }
+
+    /// How far from a whole code a value may be and still count as that code (left undithered):
+    /// arithmetic in Float puts an exact code a few millionths off, and an identity look must
+    /// return it.
+    @inlinable public static var exactCodeTolerance: Float { 1.0 / 256 }
+
+    /// `value` (in codes) dithered at column `x`, row `y`, before rounding to nearest: a value
+    /// within `exactCodeTolerance` of a code is that code.
+    @inlinable @inline(__always)
+    public func dithered(_ value: Float, x: Int, y: Int) -> Float {
+        abs(value - value.rounded()) <= Self.exactCodeTolerance ? value : value + offset(x: x, y: y)
+    }
 }

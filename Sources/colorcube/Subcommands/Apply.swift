@@ -61,8 +61,8 @@ extension ColorCubeCommand {
         @Flag(help: "Apply the look to the code values as stored, keeping an embedded ICC profile, instead of converting to sRGB.")
         var ignoreProfile = false
 
-        @Option(help: ArgumentHelp("How a graded picture is brought to the bits its output stores (8 for an 8-bit picture, "
-            + "JPEG and WebP; 10 or 12 for HEIC and AVIF): none (round to the nearest code), ordered (an 8x8 Bayer pattern) "
+        @Option(help: ArgumentHelp("How a graded picture or 8-bit clip is brought to the bits its output stores (8 for an "
+            + "8-bit picture, JPEG and WebP; 10 or 12 for HEIC and AVIF): none (round to the nearest code), ordered (an 8x8 Bayer pattern) "
             + "or blue-noise (no visible pattern); deterministic, and codes that fit the output stay as they are.",
             valueName: "method"))
         var dither: Dither = .none
@@ -142,6 +142,7 @@ extension ColorCubeCommand {
             var videoOptions = VideoApplier.Options(videoCodec: videoCodec, crf: crf, audioCodec: audioCodec,
                                                     concurrentClips: jobs ?? 1, pixelLimit: limits.pixelLimit, hdr: hdr)
             videoOptions.engineForClip = engines.forClip
+            videoOptions.dither = dither
             let video = VideoApplier(engine: engines.clips, options: videoOptions)
             let progress = ProgressLine(total: plan.jobs.count)
             let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
@@ -149,10 +150,6 @@ extension ColorCubeCommand {
                 progress.frames(of: job.relativePath, done: done, total: total)
             }
             let summary = runner.run(plan) { job, outcome in
-                if case .doneVideo = outcome, dither != .none {
-                    progress.clear()
-                    Diagnostics.note("\(job.input): not dithered: --dither applies to pictures; a clip's grade is rounded")
-                }
                 switch outcome {
                 case .failed(let error):
                     progress.clear()
