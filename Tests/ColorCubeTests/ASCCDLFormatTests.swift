@@ -105,6 +105,24 @@ import Testing
         ("<ColorCorrection id=\"x\">\n<SOPNode>\n", "cut.cc", 2, "not well-formed XML"),
     ]
 
+    /// The defects a caller branches on come typed, naming the field and the text as written.
+    @Test func typedDefectsNameTheFieldAndTheText() throws {
+        let folder = try TemporaryDirectory()
+        let notNumber = #expect(throws: LUTFileError.self) {
+            try LUTReader.read(path: try Self.write(Self.correction(id: "x", slope: "1 one 1"), "word.cc", in: folder))
+        }
+        #expect(notNumber.map { if case .malformed(_, _, .notFinite("<Slope>", "one")) = $0 { true } else { false } } == true,
+                "\(String(describing: notNumber))")
+        let cube = try Self.write("LUT_3D_SIZE 300\n", "big.cube", in: folder)
+        let tooLarge = #expect(throws: LUTFileError.self) { try LUTReader.read(path: cube) }
+        #expect(tooLarge.map {
+            if case .malformed(_, 1, .outOfRange("LUT_3D_SIZE", "300", ColorCube.sizeRange)) = $0 { true } else { false }
+        } == true, "\(String(describing: tooLarge))")
+        let word = try Self.write("LUT_3D_SIZE 2\n0 0 0\n1 x 0\n", "word.cube", in: folder)
+        let cubeWord = #expect(throws: LUTFileError.self) { try LUTReader.read(path: word) }
+        #expect(cubeWord?.description == "\(word), line 3: green: 'x' is not a finite number")
+    }
+
     @Test(arguments: refusals.indices)
     func refusesBrokenCorrections(index: Int) throws {
         let (text, name, line, mentions) = Self.refusals[index]
@@ -117,7 +135,7 @@ import Testing
         }
         #expect(errorPath == path)
         #expect(errorLine == line, "\(reason)")
-        #expect(reason.contains(mentions), "\(reason)")
+        #expect(reason.description.contains(mentions), "\(reason)")
         // OpenColorIO refuses all of these but the NaN (index 5), which it reads.
         if index < 7, index != 5, let refused = try OCIOReference.refuses(lut: path, folder: folder) {
             #expect(refused, "OpenColorIO reads \(name) (\(mentions))")

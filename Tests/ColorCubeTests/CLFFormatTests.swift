@@ -319,7 +319,7 @@ import Testing
         }
         #expect(errorPath == path, sourceLocation: sourceLocation)
         if let line { #expect(errorLine == line, "\(reason)", sourceLocation: sourceLocation) }
-        #expect(reason.contains(mentions), "\(reason)", sourceLocation: sourceLocation)
+        #expect(reason.description.contains(mentions), "\(reason)", sourceLocation: sourceLocation)
     }
 
     static let refusals: [(body: String, line: Int?, mentions: String)] = [

@@ -313,7 +313,7 @@ import Testing
         #expect(error?.path == path)
         let missing = folder.file("missing.heic")
         let absent = #expect(throws: ImageError.self) { try HEIFFile.read(path: missing) }
-        guard case .cannotOpen(let named, _)? = absent else {
+        guard case .file(.cannotOpen(let named, _))? = absent else {
             Issue.record("expected ImageError.cannotOpen, got \(String(describing: absent))")
             return
         }
@@ -325,7 +325,7 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try HEIFFile.write(CodecTestImages.smooth(), to: folder.file("none/x.heic"), displayPath: "shown.heic", coding: .hevc)
         }
-        guard case .cannotWrite(let named, let reason)? = error else {
+        guard case .file(.cannotWrite(let named, let reason))? = error else {
             Issue.record("expected ImageError.cannotWrite, got \(String(describing: error))")
             return
         }

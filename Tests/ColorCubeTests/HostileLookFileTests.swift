@@ -81,7 +81,7 @@ import Testing
             return
         }
         #expect(errorLine == line, "\(reason)")
-        #expect(reason.contains(mentions), "\(reason)")
+        #expect(reason.description.contains(mentions), "\(reason)")
     }
 
     /// Deep nesting used to overflow the stack when the tree was freed; now the depth is limited

@@ -220,7 +220,7 @@ import Testing
         let row = [UInt8](repeating: 128, count: 4 * 3)
         try row.withUnsafeBytes { try writer.write(rows: 1, from: $0) }
         let error = #expect(throws: ImageError.self) { try writer.finish() }
-        guard case .cannotWrite(let named, let reason)? = error else {
+        guard case .file(.cannotWrite(let named, let reason))? = error else {
             Issue.record("expected ImageError.cannotWrite, got \(String(describing: error))")
             return
         }
@@ -284,7 +284,7 @@ import Testing
         defer { folder.remove() }
         let path = folder.file("absent.jpg")
         let error = #expect(throws: ImageError.self) { try JPEGFile.read(path: path) }
-        guard case .cannotOpen(let named, _)? = error else {
+        guard case .file(.cannotOpen(let named, _))? = error else {
             Issue.record("expected ImageError.cannotOpen, got \(String(describing: error))")
             return
         }
@@ -297,7 +297,7 @@ import Testing
         let path = folder.file("cmyk.jpg")
         try Data(Self.cmykJPEG).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: ImageError.self) { try JPEGFile.read(path: path) }
-        guard case .cannotOpen(let named, let reason)? = error else {
+        guard case .file(.cannotOpen(let named, let reason))? = error else {
             Issue.record("expected ImageError.cannotOpen, got \(String(describing: error))")
             return
         }
@@ -313,7 +313,7 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try JPEGFile.write(image, to: missingFolder, displayPath: "out.jpg")
         }
-        guard case .cannotWrite(let named, _)? = error else {
+        guard case .file(.cannotWrite(let named, _))? = error else {
             Issue.record("expected ImageError.cannotWrite, got \(String(describing: error))")
             return
         }

@@ -315,7 +315,7 @@ import Testing
         #expect(throws: ImageError.notAnImage(path: text)) { try TIFFFile.read(path: text) }
         let absent = folder.file("absent.tif")
         let error = #expect(throws: ImageError.self) { try TIFFFile.read(path: absent) }
-        guard case .cannotOpen(let named, _)? = error else {
+        guard case .file(.cannotOpen(let named, _))? = error else {
             Issue.record("expected .cannotOpen, got \(String(describing: error))")
             return
         }
@@ -328,7 +328,7 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try TIFFFile.write(image, to: folder.file("no/such/out.tif"), displayPath: "out.tif")
         }
-        guard case .cannotWrite(let named, _)? = error else {
+        guard case .file(.cannotWrite(let named, _))? = error else {
             Issue.record("expected .cannotWrite, got \(String(describing: error))")
             return
         }

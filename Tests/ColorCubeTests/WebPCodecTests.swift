@@ -211,7 +211,7 @@ import Testing
         #expect(throws: ImageError.notAnImage(path: path)) { try WebPFile.read(path: path) }
         let missing = folder.file("missing.webp")
         let error = #expect(throws: ImageError.self) { try WebPFile.read(path: missing) }
-        guard case .cannotOpen(let named, _)? = error else {
+        guard case .file(.cannotOpen(let named, _))? = error else {
             Issue.record("expected ImageError.cannotOpen, got \(String(describing: error))")
             return
         }
@@ -224,7 +224,7 @@ import Testing
         let error = #expect(throws: ImageError.self) {
             try WebPFile.write(tooWide, to: folder.file("wide.webp"), displayPath: "shown.webp")
         }
-        guard case .cannotWrite(let named, let reason)? = error else {
+        guard case .file(.cannotWrite(let named, let reason))? = error else {
             Issue.record("expected ImageError.cannotWrite, got \(String(describing: error))")
             return
         }

@@ -1,8 +1,8 @@
 /// Errors in reading a LUT file whose bytes could be read; each case names the file and, for text
 /// formats, the line. (A file that cannot be opened or read is a `FileError.cannotOpen`.)
 public enum LUTFileError: ColorCubeError, Equatable {
-    /// A text LUT that breaks its format's rules at `line` (1-based).
-    case malformed(path: String, line: Int, reason: String)
+    /// A text LUT that breaks its format's rules at `line` (1-based), in the way `defect` says.
+    case malformed(path: String, line: Int, defect: Defect)
     /// Raw cube data whose length is not size^3 * 16 bytes for a size in 2...256.
     case wrongLength(path: String, bytes: Int)
     /// A binary LUT whose content its decoder cannot parse (an ICC profile Little CMS rejects).
@@ -16,6 +16,34 @@ public enum LUTFileError: ColorCubeError, Equatable {
     /// table"), the look is `given` ("a cube", or the look's operations).
     case cannotHold(path: String, format: String, holds: String, given: String)
 
+    /// A malformed file whose defect has no case of its own, said in words.
+    public static func malformed(path: String, line: Int, reason: String) -> LUTFileError {
+        .malformed(path: path, line: line, defect: .other(reason))
+    }
+
+    /// What is wrong at the line of a malformed file: a case of its own where a caller or a test
+    /// branches on it (a value that is not a number, a size out of range), words otherwise.
+    public enum Defect: Equatable, Sendable, CustomStringConvertible {
+        /// `field` ("LUT_3D_SIZE", "<Slope>", "value 4") is written `text`, which is not a finite
+        /// number.
+        case notFinite(field: String, text: String)
+        /// `field` is written `text`, which is not a whole number.
+        case notWhole(field: String, text: String)
+        /// `field` is the whole number written `text`, outside `range`.
+        case outOfRange(field: String, text: String, range: ClosedRange<Int>)
+        /// Anything else.
+        case other(String)
+
+        public var description: String {
+            switch self {
+            case .notFinite(let field, let text): "\(field): '\(text)' is not a finite number"
+            case .notWhole(let field, let text): "\(field): '\(text)' is not a whole number"
+            case .outOfRange(let field, let text, let range): "\(field) \(text) is outside \(range.lowerBound)...\(range.upperBound)"
+            case .other(let reason): reason
+            }
+        }
+    }
+
     public var path: String? {
         switch self {
         case .malformed(let path, _, _), .wrongLength(let path, _), .undecodable(let path, _),
@@ -26,8 +54,8 @@ public enum LUTFileError: ColorCubeError, Equatable {
 
     public var description: String {
         switch self {
-        case .malformed(let path, let line, let reason):
-            "\(path), line \(line): \(reason)"
+        case .malformed(let path, let line, let defect):
+            "\(path), line \(line): \(defect)"
         case .wrongLength(let path, let bytes):
             "\(path): \(bytes) bytes is not raw cube data (expected size^3 * 16 bytes, "
                 + "e.g. 4,194,304 for a 64-cube); was it written as RGBA Float32?"

@@ -1,7 +1,7 @@
 /// Errors in reading or writing files, each naming the file and the system's reason.
 ///
-/// `cannotOpen` is the one "cannot open" error of the LUT readers and whole-file reads, whatever
-/// the format.
+/// `cannotOpen` is the one "cannot open" error of every reader, whatever the format: LUT readers
+/// and whole-file reads throw it, image codecs carry it in `ImageError.file`.
 public enum FileError: ColorCubeError, Equatable {
     /// The file does not exist, is a folder, or cannot be opened or read.
     case cannotOpen(path: String, reason: String)

@@ -45,7 +45,8 @@ enum ASCCDLReader {
         var values: [Double] = []
         for token in tokens {
             guard let value = Double(token), value.isFinite else {
-                throw .malformed(path: path, line: element.line, reason: "<\(element.name)>: '\(token.prefix(40))' is not a finite number")
+                throw .malformed(path: path, line: element.line,
+                                 defect: .notFinite(field: "<\(element.name)>", text: String(token.prefix(40))))
             }
             values.append(value)
         }

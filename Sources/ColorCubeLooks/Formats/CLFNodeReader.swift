@@ -197,7 +197,7 @@ struct CLFNodeReader {
     /// `text`, the value of attribute `name`, as a finite number.
     private func number(_ element: XMLElementTree, _ name: String, text: String) throws(LUTFileError) -> Double {
         guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
-            throw fail(element, "\(name) \"\(text.excerpt)\" is not a finite number")
+            throw .malformed(path: path, line: element.line, defect: .notFinite(field: "<\(element.name)> \(name)", text: text.excerpt))
         }
         return value
     }
@@ -227,7 +227,8 @@ struct CLFNodeReader {
                 throw fail(element, "more values than the \(expected) its dimensions call for")
             }
             guard let parsed = Double(token), readingNonFinite || parsed.isFinite else {
-                throw fail(element, "value \(values.count + 1), '\(token.prefix(40))', is not a finite number")
+                throw .malformed(path: path, line: element.line,
+                                 defect: .notFinite(field: "<\(element.name)> value \(values.count + 1)", text: String(token.prefix(40))))
             }
             var value = parsed
             if readingNonFinite, !(abs(value) <= TextLUTParsing.largestTableEntry) {

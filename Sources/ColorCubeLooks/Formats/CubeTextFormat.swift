@@ -274,7 +274,8 @@ public struct CubeTextFormat: LUTFileFormat {
                     continue
                 }
                 guard let value = scanner.double(token), Float(value).isFinite else {
-                    throw .malformed(path: path, line: line, reason: "'\(scanner.excerpt(token))' is not a number")
+                    throw .malformed(path: path, line: line,
+                                     defect: .notFinite(field: ["red", "green", "blue"][channel], text: scanner.excerpt(token)))
                 }
                 rgb[channel] = Float(value)
             }

@@ -64,7 +64,7 @@ public struct HoudiniLUTFormat: TextTransformFormat {
         }
         func number(_ text: String, _ key: String, line: Int) throws(LUTFileError) -> Double {
             guard let value = Double(text), value.isFinite else {
-                throw .malformed(path: path, line: line, reason: "\(key): '\(text.excerpt)' is not a finite number")
+                throw .malformed(path: path, line: line, defect: .notFinite(field: key, text: text.excerpt))
             }
             return value
         }
@@ -90,11 +90,11 @@ public struct HoudiniLUTFormat: TextTransformFormat {
         for (index, text) in lengthItem.values.enumerated() {
             let range = kind != "c" && index == 0 ? ColorCube.sizeRange : TextLUTParsing.lengthRange
             guard let value = TextLUTParsing.wholeNumber(text) else {
-                throw .malformed(path: path, line: lengthItem.line, reason: "Length '\(text.excerpt)' is not a whole number")
+                throw .malformed(path: path, line: lengthItem.line, defect: .notWhole(field: "Length", text: text.excerpt))
             }
             guard range.contains(value) else {
                 throw .malformed(path: path, line: lengthItem.line,
-                                 reason: "Length \(text.excerpt) is outside \(range.lowerBound)...\(range.upperBound)")
+                                 defect: .outOfRange(field: "Length", text: text.excerpt, range: range))
             }
             lengths.append(value)
         }

@@ -13,8 +13,7 @@ enum TextLUTParsing {
     static func number(_ scanner: TextLineScanner, _ index: Int, path: String, what: String) throws(LUTFileError) -> Double {
         let token = scanner.token(index)
         guard let value = scanner.double(token), value.isFinite, Float(value).isFinite else {
-            throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "\(what): '\(scanner.excerpt(token))' is not a finite number")
+            throw .malformed(path: path, line: scanner.lineNumber, defect: .notFinite(field: what, text: scanner.excerpt(token)))
         }
         return value
     }
@@ -25,12 +24,11 @@ enum TextLUTParsing {
                       what: String) throws(LUTFileError) -> Int {
         let token = scanner.token(index)
         guard let value = scanner.integer(token) else {
-            throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "\(what): '\(scanner.excerpt(token))' is not a whole number")
+            throw .malformed(path: path, line: scanner.lineNumber, defect: .notWhole(field: what, text: scanner.excerpt(token)))
         }
         guard range.contains(value) else {
             throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "\(what) \(scanner.excerpt(token)) is outside \(range.lowerBound)...\(range.upperBound)")
+                             defect: .outOfRange(field: what, text: scanner.excerpt(token), range: range))
         }
         return value
     }

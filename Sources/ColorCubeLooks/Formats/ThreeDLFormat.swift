@@ -302,7 +302,7 @@ public struct ThreeDLFormat: LUTFileFormat {
         }
         guard number <= 1 << 20 else {
             throw .malformed(path: path, line: scanner.lineNumber,
-                             reason: "code value \(scanner.excerpt(token)) is outside 0...\(1 << 20)")
+                             defect: .outOfRange(field: "code value", text: scanner.excerpt(token), range: 0...(1 << 20)))
         }
         return number
     }
