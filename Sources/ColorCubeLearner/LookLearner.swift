@@ -7,6 +7,7 @@ import Foundation
 /// after pixels, smoothed where the photos are silent.
 ///
 /// Feed pairs with `add(before:after:name:)`, then call `fit(size:smoothness:)` for the cube and
+/// how the fit reached it (`LearnedLook`; `cube(size:smoothness:)` for the cube alone) and
 /// `report(for:)` for how well it fits. Pixels are summed by colour as they arrive, so memory does
 /// not grow with the number of pairs beyond a bounded grid of pixels kept for the report: a 64 MB
 /// slot table, 56 bytes per distinct 8-bit colour (at most 2^24) and at most 2^21 kept pixels.
@@ -18,8 +19,8 @@ import Foundation
 /// let learner = LookLearner()
 /// try learner.add(before: PixelBuffer(width: w, height: h, channels: 4, samples: .eight(original)),
 ///                 after: PixelBuffer(width: w, height: h, channels: 4, samples: .eight(edited)))
-/// let cube = try learner.fit(size: 33)
-/// let report = learner.report(for: cube)      // report.meanDeltaE, report.warnings...
+/// let learned = try learner.fit(size: 33)       // learned.cube, learned.model...
+/// let report = learner.report(for: learned)      // report.meanDeltaE, report.warnings...
 /// ```
 public final class LookLearner {
     /// The smoothness `fit` uses unless told otherwise. First chosen on held-out photos with the
@@ -41,18 +42,6 @@ public final class LookLearner {
     /// Smoothness added per squared code of after noise (`PairNoise`): the balance between data
     /// and prior moves with the noise's variance, as in any least-squares fit.
     public let noiseSmoothness: Double
-    /// What the smoothness penalty pulls the lattice towards where the photos are silent.
-    public enum Prior: String, Sendable, CaseIterable {
-        /// Straight lines: second differences of the lattice itself are penalised, so unseen
-        /// colours continue the seen ones linearly (the learner's first prior).
-        case straightLines = "lines"
-        /// A global model of the edit fitted to the same pixels (per-channel curves and colour
-        /// mixing, see `GlobalModel`): second differences of the lattice's departure from it are
-        /// penalised, so unseen colours follow the edit's curves.
-        case globalModel = "global"
-    }
-    /// The prior `fit` uses (default `.globalModel`).
-    public var prior: Prior = .globalModel
     /// Pixels kept for the report across all pairs; past it every pair keeps half as many.
     static let sampleBudget = 1 << 21
 
@@ -121,57 +110,58 @@ public final class LookLearner {
         pairCount += 1
     }
 
-    /// The cube that fits the pairs best, with second differences along each axis penalised by
-    /// `smoothness` (see `LatticeSolver` for the energy); alpha is 1. Values may fall outside 0...1
-    /// where the edit pushes colours there. Noisy afters raise the smoothness
+    /// The cube that fits the pairs best, with second differences along each axis of its departure
+    /// from a global model of the edit penalised by `smoothness` (see `LatticeSolver` for the energy
+    /// and `GlobalModelChooser` for the model), and how the fit reached it. Values may fall outside
+    /// 0...1 where the edit pushes colours there. Noisy afters raise the smoothness
     /// (`effectiveSmoothness`); afters whose chroma is stored per block, or JPEG afters fitted to
     /// their coefficients, take several rounds, over which a JPEG fit's smoothness falls back to
     /// `smoothness` and whose last counts every pixel of the JPEG afters fully (see `JPEGAfters`).
+    ///
+    /// When every after is grey (`LearnedLook.grey`), each node takes its channels' mean. The three
+    /// channels then fit the same data and differ only where the global model's three channels do
+    /// (its curves settle towards the identity, which differs per channel), in colours the pairs do
+    /// not show; the mean is the lattice the mean of the model's channels would give as the prior
+    /// (the solve is linear in the prior, and the same for each channel). Without it a learned
+    /// black and white look tinted unseen colours by up to half a code, which CIEDE2000 weighs
+    /// heavily near grey.
     /// - Parameter size: lattice points per axis, 2...65.
     /// - Throws: `LearnError.invalidSize`, `.invalidSmoothness`, or `.noPixels` before any pixel.
-    public func fit(size: Int, smoothness: Double = LookLearner.defaultSmoothness) throws(LearnError) -> ColorCube {
+    public func fit(size: Int, smoothness: Double = LookLearner.defaultSmoothness) throws(LearnError) -> LearnedLook {
         guard LearnError.sizeRange.contains(size) else { throw .invalidSize(size) }
         guard smoothness.isFinite, smoothness >= 0 else { throw .invalidSmoothness(smoothness) }
         guard tally.pixels > 0 else { throw .noPixels }
         let used = effectiveSmoothness(smoothness)
-        lastGrey = tally.aftersAreGrey
+        let grey = tally.aftersAreGrey
         let measured = FitColor.colors(of: tally.entries)
         var colors = measured
         let rounds = max(chromaBlocks.isEmpty ? 1 : ChromaBlocks.rounds, jpegAfters.isEmpty ? 1 : JPEGAfters.rounds)
-        lastIterations = []
-        var solution: LatticeSolver.Solution
-        // Whether the prior changes saturation is decided on the first solve's colours and kept
-        // over the rounds (fitted to a round's targets, which follow the last lattice and so the
-        // last model, a richer model would always look better); its space is chosen every round.
-        var model = GlobalModel.identity
-        if prior == .globalModel {
-            let sample = GlobalModel.Sample(colors: colors, totalWeight: tally.totalWeight)
-            let candidates = sample.candidates()
-            model = sample.chosen(candidates, floor: 0, fittedTo: colors, totalWeight: tally.totalWeight)
-            solution = solve(colors, size: size, smoothness: used, prior: model)
-            // What the lattice leaves on the pairs no model removes (a lossy after's noise): the
-            // choice is made again above that floor.
-            let floor = sample.residual { [solution] in solution.value(at: $0) }
-            // Fitted to every colour only when the choice changes: the same form refitted is the
-            // same model.
-            var better = sample.choice(candidates, floor: floor)
-            // The hue-keeping tone curve fits the pairs worse than the curves by its nature; it is
-            // chosen when it predicts each pair from the others better (two pairs or more).
-            if samples.count >= 2 {
-                let keepingHue = GlobalModel(keepingHue: sample.colors)
-                if predictsPairsBetter(keepingHue, than: better) { better = keepingHue }
-            }
-            if better.form != model.form {
-                model = sample.fitted(better, to: colors, totalWeight: tally.totalWeight)
-                if rounds == 1 {
-                    solution = solve(colors, size: size, smoothness: used, prior: model, start: solution.values)
+        var iterations: [Int] = []
+        /// One solve of the lattice on `size`, its iterations counted; made grey when the afters are.
+        func solve(_ colors: [FitColor], smoothness: Double, prior: any GlobalModelForm,
+                   start: [SIMD4<Double>]? = nil, totalWeight: UInt64? = nil) -> LatticeSolver.Solution {
+            var solution = LatticeSolver.solve(colors: colors, totalWeight: totalWeight ?? tally.totalWeight,
+                                               size: size, smoothness: smoothness, prior: prior, start: start)
+            iterations.append(solution.iterations)
+            if grey {
+                for index in solution.values.indices {
+                    let value = solution.values[index]
+                    let mean = (value.x + value.y + value.z) / 3
+                    solution.values[index] = SIMD4(mean, mean, mean, value.w)
                 }
             }
-        } else {
-            solution = solve(colors, size: size, smoothness: used, prior: model)
+            return solution
         }
-        lastSmoothness = used
-        lastFinalSmoothness = used
+        // The model's form is chosen before the first solve and again above what that solve leaves
+        // on the pairs, then kept over the rounds (`GlobalModelChooser`).
+        var chooser = GlobalModelChooser(colors: colors, totalWeight: tally.totalWeight)
+        var solution = solve(colors, smoothness: used, prior: chooser.model)
+        let changed = chooser.reconsider(latticeValue: { solution.value(at: $0) }, pairs: pairColors(),
+                                         colors: colors, totalWeight: tally.totalWeight)
+        if changed, rounds == 1 {
+            solution = solve(colors, smoothness: used, prior: chooser.model, start: solution.values)
+        }
+        var finalSmoothness = used
         // JPEG afters alone: their coefficient intervals are the noise model, so the smoothness
         // falls round by round from the noisy value to the asked one (see `JPEGAfters`).
         let falls = !jpegAfters.isEmpty && chromaBlocks.isEmpty && used > smoothness
@@ -187,20 +177,13 @@ public final class LookLearner {
             for index in colors.indices where measured[index].weight > 0 {
                 colors[index].after = measured[index].after + change.weighted[index] / measured[index].weight
             }
-            if prior == .globalModel {
-                model = GlobalModel.closest(colors: colors, totalWeight: tally.totalWeight, form: model.form)
-            }
+            chooser.refit(to: colors, totalWeight: tally.totalWeight)
             let (fitted, totalWeight) = change.countsEveryPixel ? countingEveryPixel(measured, change)
                 : (colors, tally.totalWeight)
-            solution = solve(fitted, size: size, smoothness: roundSmoothness, prior: model, start: solution.values,
+            solution = solve(fitted, smoothness: roundSmoothness, prior: chooser.model, start: solution.values,
                              totalWeight: totalWeight)
-            lastFinalSmoothness = roundSmoothness
+            finalSmoothness = roundSmoothness
         }
-        lastCurveSpace = model.space
-        lastModelChangesSaturation = model.changesSaturation
-        lastModelFollowsLuminance = model.followsLuminance
-        lastModelKeepsHue = model.form == .hueKeeping
-        lastModelSaturationFactor = model.form == .hueKeeping ? model.saturationFactor : 1
         var values = [Float](repeating: 1, count: size * size * size * 4)
         var offset = 0
         solution.grid.forEachNode { slot, _, _, _ in
@@ -210,11 +193,20 @@ public final class LookLearner {
             values[offset + 2] = Float(value.z)
             offset += 4
         }
+        let cube: ColorCube
         do {
-            return try ColorCube(size: size, values: values)
+            cube = try ColorCube(size: size, values: values)
         } catch {
             throw .invalidSize(size)  // unreachable: the size was checked above
         }
+        return LearnedLook(cube: cube, iterations: iterations, smoothness: used, finalSmoothness: finalSmoothness,
+                           model: chooser.model.summary, grey: grey)
+    }
+
+    /// The learned cube alone: `fit(size:smoothness:)`'s `LearnedLook.cube`.
+    /// - Throws: what `fit(size:smoothness:)` throws.
+    public func cube(size: Int, smoothness: Double = LookLearner.defaultSmoothness) throws(LearnError) -> ColorCube {
+        try fit(size: size, smoothness: smoothness).cube
     }
 
     /// The colours of a round whose JPEG afters' pixels all count fully (`JPEGAfters.Change`), and
@@ -232,40 +224,15 @@ public final class LookLearner {
         return (colors, UInt64(Int(tally.totalWeight) + added))
     }
 
-    /// Whether `candidate`'s form, fitted to all pairs but one, predicts that one's pixels better
-    /// than `model`'s form does, summed over the pairs (each pair's `PairSamples`; with JPEG
-    /// afters their decoded pixels, whose noise both forms meet alike). This judges what a model
-    /// is for, the colours the pairs do not show, where its fit to them cannot: a richer model
-    /// always fits the pairs better. Needs two pairs or more.
-    private func predictsPairsBetter(_ candidate: GlobalModel, than model: GlobalModel) -> Bool {
-        let pairs = samples.map { pair in
+    /// Each pair's kept pixels as colours of weight 1 (`PairSamples`; with JPEG afters their
+    /// decoded pixels, whose noise every model meets alike), for `GlobalModelChooser` to predict
+    /// each pair from the others; empty with fewer than two pairs, where there is nothing to predict
+    /// from.
+    private func pairColors() -> [[FitColor]] {
+        guard samples.count >= 2 else { return [] }
+        return samples.map { pair in
             pair.samples.map { FitColor(weight: 1, before: SIMD3<Double>($0.before), after: SIMD3<Double>($0.after)) }
         }
-        func predictionError(_ form: GlobalModel) -> Double {
-            pairs.indices.reduce(0) { sum, held in
-                let others = pairs.indices.filter { $0 != held }.flatMap { pairs[$0] }
-                let fitted = form.fitted(to: others, totalWeight: UInt64(others.count))
-                return sum + fitted.squaredError(over: pairs[held]) / Double(max(pairs[held].count, 1))
-            }
-        }
-        return predictionError(candidate) < predictionError(model)
-    }
-
-    /// One solve of the lattice, its iterations counted in `lastIterations`; made grey when the
-    /// afters are (`lastGrey`).
-    private func solve(_ colors: [FitColor], size: Int, smoothness: Double, prior: GlobalModel,
-                       start: [SIMD4<Double>]? = nil, totalWeight: UInt64? = nil) -> LatticeSolver.Solution {
-        var solution = LatticeSolver.solve(colors: colors, totalWeight: totalWeight ?? tally.totalWeight, size: size,
-                                           smoothness: smoothness, prior: prior, start: start)
-        lastIterations.append(solution.iterations)
-        if lastGrey {
-            for index in solution.values.indices {
-                let value = solution.values[index]
-                let mean = (value.x + value.y + value.z) / 3
-                solution.values[index] = SIMD4(mean, mean, mean, value.w)
-            }
-        }
-        return solution
     }
 
     /// The after images' noise in 8-bit codes, as `PairNoise` measures it: the root mean square over
@@ -281,39 +248,10 @@ public final class LookLearner {
         smoothness + noiseSmoothness * afterNoise * afterNoise
     }
 
-    /// Conjugate-gradient iterations of the last fit: one count per solve on the requested size
-    /// (one solve, or two when the prior's form changed after the first; `ChromaBlocks.rounds`
-    /// when an after stores chroma per block, `JPEGAfters.rounds` when a JPEG after is fitted to
-    /// its coefficients).
-    public private(set) var lastIterations: [Int] = []
-    /// The smoothness the last fit used (`effectiveSmoothness` of the one asked for).
-    public private(set) var lastSmoothness = LookLearner.defaultSmoothness
-    /// The smoothness of the last fit's last round (below `lastSmoothness` when the smoothness
-    /// fell over the rounds of JPEG afters).
-    public private(set) var lastFinalSmoothness = LookLearner.defaultSmoothness
-    /// The space of the last fit's global model (`GlobalModel.Sample`).
-    public private(set) var lastCurveSpace = CurveSpace.sRGB
-    /// Whether the last fit's global model changes HSV saturation (`GlobalModel`).
-    public private(set) var lastModelChangesSaturation = false
-    /// Whether the last fit's global model maps each colour by its luminance alone (`GlobalModel`).
-    public private(set) var lastModelFollowsLuminance = false
-    /// Whether the last fit's global model is a hue-keeping tone curve (`GlobalModel`), and its
-    /// saturation factor averaged over HSV saturation.
-    public private(set) var lastModelKeepsHue = false
-    public private(set) var lastModelSaturationFactor = 1.0
-    /// Whether the last fit's afters (the one under way, during a fit) were all grey
-    /// (`ColorTally.aftersAreGrey`): a black and white look, whose every output is grey. The three
-    /// channels then fit the same data and differ only where the global model's three channels do
-    /// (its curves settle towards the identity, which differs per channel), in colours the pairs do
-    /// not show; so each node takes its channels' mean, which is the lattice the mean of the
-    /// model's channels would give as the prior (the solve is linear in the prior, and the same for
-    /// each channel). Without it a learned black and white look tinted unseen colours by up to half
-    /// a code, which CIEDE2000 weighs heavily near grey.
-    public private(set) var lastGrey = false
-
-    /// How well `cube` maps the pairs' before pixels to their after pixels, and whether the edit
-    /// looks like more than a colour map.
-    public func report(for cube: ColorCube) -> LearnReport {
+    /// How well a learned look's cube maps the pairs' before pixels to their after pixels, and
+    /// whether the edit looks like more than a colour map.
+    public func report(for learned: LearnedLook) -> LearnReport {
+        let cube = learned.cube
         let diagnosis = EditDiagnosis.measure(cube, pairs: samples)
         var report = LearnReport(
             pairs: pairCount, pixels: tally.pixels, distinctColors: tally.count, size: cube.size,
@@ -323,14 +261,14 @@ public final class LookLearner {
             fineDetail: diagnosis.fine, broadDetail: diagnosis.broad, warnings: diagnosis.warnings)
         report.afterNoise = afterNoise
         report.pairDisagreement = diagnosis.pairDisagreement
-        report.smoothness = lastSmoothness
-        report.finalSmoothness = lastFinalSmoothness
-        report.curveSpace = lastCurveSpace
-        report.changesSaturation = lastModelChangesSaturation
-        report.followsLuminance = lastModelFollowsLuminance
-        report.keepsHue = lastModelKeepsHue
-        report.saturationFactor = lastModelSaturationFactor
-        report.grey = lastGrey
+        report.smoothness = learned.smoothness
+        report.finalSmoothness = learned.finalSmoothness
+        report.curveSpace = learned.model.curveSpace
+        report.changesSaturation = learned.model.changesSaturation
+        report.followsLuminance = learned.model.followsLuminance
+        report.keepsHue = learned.model.keepsHue
+        report.saturationFactor = learned.model.saturationFactor
+        report.grey = learned.grey
         return report
     }
 

@@ -87,7 +87,7 @@ import Testing
                                     after: LearnBench.buffer(blocks ? afters[index] : smoothAfters[index]),
                                     afterChroma: blocks ? ChromaSubsampling(horizontal: 2, vertical: 2) : nil)
                 }
-                let learned = try learner.fit(size: 33)
+                let learned = try learner.cube(size: 33)
                 all += LearnBench.differences(learned, look, on: photos[held].image)
             }
             return LearnBench.summary(all).mean

@@ -35,15 +35,16 @@ struct GlobalModelTests {
             return space.decode(SIMD3(pow(c.x, 0.85), c.y, pow(c.z, 1.2)))
         }
         let browns = Browns(seed: 2026, edit: edit)
-        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
-        #expect(model.space == space)
-        #expect(!model.changesSaturation)
-        let found = browns.worst(model)
+        let chosen = GlobalModelChooser(colors: browns.seen, totalWeight: browns.total)
+        #expect(chosen.form == .curves)
+        #expect(chosen.model.summary.curveSpace == space)
+        let found = browns.worst(chosen.model)
         // Within 3 of 255 codes on colours it never saw (the curves are smooth splines on 17
         // knots; these powers are steep near 0), and far closer than the other space's model.
         #expect(found < 3.0 / 255, "worst \(found * 255) codes")
         for other in CurveSpace.allCases where other != space {
-            let elsewhere = browns.worst(GlobalModel(colors: browns.seen, totalWeight: browns.total, space: other))
+            let elsewhere = browns.worst(ChannelCurvesModel(colors: browns.seen, totalWeight: browns.total,
+                                                            space: other))
             #expect(elsewhere > 2 * found, "\(other): worst \(elsewhere * 255) codes against \(found * 255) in \(space)")
         }
     }
@@ -59,10 +60,12 @@ struct GlobalModelTests {
             return SIMD3(repeating: largest) - factor * (SIMD3(repeating: largest) - lifted)
         }
         let browns = Browns(seed: 1124, edit: edit)
-        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
-        #expect(model.changesSaturation)
-        let found = browns.worst(model)
-        let plain = browns.worst(GlobalModel(colors: browns.seen, totalWeight: browns.total, space: model.space))
+        let chosen = GlobalModelChooser(colors: browns.seen, totalWeight: browns.total)
+        #expect(chosen.form == .saturationCurves)
+        #expect(chosen.model.summary.changesSaturation)
+        let found = browns.worst(chosen.model)
+        let plain = browns.worst(ChannelCurvesModel(colors: browns.seen, totalWeight: browns.total,
+                                                    space: chosen.model.summary.curveSpace))
         #expect(found < 3.0 / 255, "worst \(found * 255) codes")
         #expect(plain > 3 * found, "without the saturation curve: worst \(plain * 255) codes against \(found * 255)")
     }
@@ -73,14 +76,16 @@ struct GlobalModelTests {
         func toned(_ color: SIMD3<Double>) -> SIMD3<Double> {
             let linear = SIMD3(CurveSpace.srgbToLinear(color.x), CurveSpace.srgbToLinear(color.y),
                                CurveSpace.srgbToLinear(color.z))
-            let t = CurveSpace.linearToSRGB((GlobalModel.LuminanceWeights.d50.weights * linear).sum())
+            let t = CurveSpace.linearToSRGB((LuminanceWeights.d50.weights * linear).sum())
             return SIMD3(0.04 + 0.94 * pow(t, 0.85), 0.02 + 0.93 * t, 0.9 * pow(t, 1.25))
         }
         let browns = Browns(seed: 1125, edit: toned)
-        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
-        #expect(model.form == .luminance(.d50))
-        let found = browns.worst(model)
-        let plain = browns.worst(GlobalModel(colors: browns.seen, totalWeight: browns.total))
+        let chosen = GlobalModelChooser(colors: browns.seen, totalWeight: browns.total)
+        #expect(chosen.form == .luminance)
+        #expect((chosen.model as? LuminanceCurvesModel)?.weights == .d50)
+        #expect(chosen.model.summary.followsLuminance)
+        let found = browns.worst(chosen.model)
+        let plain = browns.worst(ChannelCurvesModel(colors: browns.seen, totalWeight: browns.total))
         #expect(found < 2.0 / 255, "worst \(found * 255) codes")
         #expect(plain > 3 * found, "as curves of r, g and b: worst \(plain * 255) codes against \(found * 255)")
     }
@@ -88,19 +93,19 @@ struct GlobalModelTests {
     @Test func aChannelMixerBlackAndWhiteStaysCurves() {
         // Black and white through an orange filter, a weighted sum of the codes: a sum of curves.
         let browns = Browns(seed: 1126) { color in SIMD3(repeating: 0.55 * color.x + 0.35 * color.y + 0.1 * color.z) }
-        let model = GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total)
-        #expect(!model.followsLuminance)
-        #expect(browns.worst(model) < 1.0 / 255, "worst \(browns.worst(model) * 255) codes")
+        let chosen = GlobalModelChooser(colors: browns.seen, totalWeight: browns.total)
+        #expect(chosen.form == .curves)
+        #expect(!chosen.model.summary.followsLuminance)
+        #expect(browns.worst(chosen.model) < 1.0 / 255, "worst \(browns.worst(chosen.model) * 255) codes")
     }
 
     @Test func aHueKeepingToneCurveReachesUnseenHues() throws {
         // A film-like S curve as RawTherapee and Lightroom apply it, then a little more saturation.
         let browns = Browns(seed: 1127, edit: filmLike)
-        let model = GlobalModel(keepingHue: browns.seen)
-        #expect(model.form == .hueKeeping)
+        let model = HueKeepingCurveModel(colors: browns.seen)
         #expect(abs(model.saturationFactor - 1.1) < 0.01, "factor \(model.saturationFactor)")
         let found = browns.worst(model)
-        let curves = browns.worst(GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total))
+        let curves = browns.worst(GlobalModelChooser(colors: browns.seen, totalWeight: browns.total).model)
         // Within 12 codes (the curve is steep near black, where the blues' smallest channel
         // lies), against about 90 as curves.
         #expect(found < 12.0 / 255, "worst \(found * 255) codes")
@@ -112,9 +117,9 @@ struct GlobalModelTests {
         // ones, as a vibrance slider does: by 1.3 at grey down to 1.0 at full HSV saturation.
         let vibrance = { (color: SIMD3<Double>) in filmLike(color, factor: { 1.3 - 0.3 * $0 }) }
         let browns = Browns(seed: 1128, edit: vibrance)
-        let model = GlobalModel(keepingHue: browns.seen)
+        let model = HueKeepingCurveModel(colors: browns.seen)
         let found = browns.worst(model)
-        let curves = browns.worst(GlobalModel.bestFitting(colors: browns.seen, totalWeight: browns.total))
+        let curves = browns.worst(GlobalModelChooser(colors: browns.seen, totalWeight: browns.total).model)
         print("vibrance as a hue-keeping model: worst \(found * 255) codes (as curves \(curves * 255)), "
               + "mean factor \(model.saturationFactor)")
         // About 1 code, against about 97 as curves.
@@ -162,7 +167,7 @@ struct GlobalModelTests {
         }
 
         /// The model's largest error over the unseen colours, in any channel (0...1 units).
-        func worst(_ model: GlobalModel) -> Double {
+        func worst(_ model: any GlobalModelForm) -> Double {
             unseen.map { color in
                 let predicted = model(color)
                 return largest(SIMD3(predicted.x, predicted.y, predicted.z) - edit(color))

@@ -120,11 +120,12 @@ import Testing
         try learner.add(before: LearnBench.buffer(photo.image),
                         after: LearnBench.buffer(JPEGFile.read(path: path, options: options)),
                         afterCoefficients: try #require(try JPEGCoefficients.read(path: path)))
-        let report = learner.report(for: try learner.fit(size: 17, smoothness: 1e-7))
+        let learned = try learner.fit(size: 17, smoothness: 1e-7)
+        let report = learner.report(for: learned)
         #expect(report.afterNoise > 0)
         #expect(report.smoothness > 1e-7)
         #expect(report.finalSmoothness == 1e-7)
-        #expect(learner.lastIterations.count == 12)
+        #expect(learned.iterations.count == 12)
     }
 
     /// Looks learned from four sample photos with JPEG q90 afters (4:2:0 and 4:2:2) and applied to
@@ -153,7 +154,7 @@ import Testing
                     try learner.add(before: LearnBench.buffer(photos[index].image), after: LearnBench.buffer(afters[index]),
                                     afterChroma: blocks, afterCoefficients: coefficients ? stored[index] : nil)
                 }
-                let learned = try learner.fit(size: 33)
+                let learned = try learner.cube(size: 33)
                 all += LearnBench.differences(learned, look, on: photos[held].image)
             }
             return LearnBench.summary(all).mean

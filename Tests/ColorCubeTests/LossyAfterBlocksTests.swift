@@ -89,7 +89,7 @@ import Testing
             try learner.add(before: LearnBench.buffer(photos[index].image), after: LearnBench.buffer(after),
                             afterChroma: blocks ? ChromaSubsampling(metadata: after.metadata) : nil)
         }
-        let learned = try learner.fit(size: 33)
+        let learned = try learner.cube(size: 33)
         var all: [Double] = []
         for held in photos.indices where !training.contains(held) {
             all += LearnBench.differences(learned, look, on: photos[held].image)

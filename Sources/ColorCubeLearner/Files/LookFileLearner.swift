@@ -11,10 +11,10 @@ public enum LookFileLearner {
     /// What was learned and from what.
     public struct Result: Sendable {
         public var pairs: ImagePairs
-        public var cube: ColorCube
+        /// The cube learned on the photos (before any conversion for `Spaces.look`) and how the
+        /// fit reached it.
+        public var learned: LearnedLook
         public var report: LearnReport
-        /// Conjugate-gradient iterations of the fit (see `LookLearner.lastIterations`).
-        public var iterations: [Int]
     }
 
     /// The colour spaces of a look learned for another space than its photos': the pairs are in
@@ -39,7 +39,6 @@ public enum LookFileLearner {
     /// and writes it to `output` atomically in `format`. Each pair is decoded (the two images at
     /// once), summed by colour and dropped before the next is read.
     /// - Parameter size: lattice points per axis; nil takes `defaultSize(for:)`.
-    /// - Parameter prior: what unseen colours are pulled towards (see `LookLearner.Prior`).
     /// - Parameter reportPicture: where to write the report picture (PNG, see `ReportPicture`), written
     ///   atomically after the look; nil writes none.
     /// - Parameter spaces: when given, the look is learned on the photos as they are (in
@@ -52,8 +51,7 @@ public enum LookFileLearner {
     ///   when `output` is an input. Nothing is written on failure.
     public static func learn(before: String, after: String, output: String, format: any LUTFileFormat,
                              size: Int? = nil, smoothness: Double = LookLearner.defaultSmoothness,
-                             prior: LookLearner.Prior = .globalModel, reportPicture: String? = nil,
-                             spaces: Spaces? = nil) throws -> Result {
+                             reportPicture: String? = nil, spaces: Spaces? = nil) throws -> Result {
         let size = size ?? defaultSize(for: format)
         guard LearnError.sizeRange.contains(size) else { throw LearnError.invalidSize(size) }
         try format.validate(size: size, bitDepth: nil, path: output)
@@ -66,7 +64,6 @@ public enum LookFileLearner {
         }
         var picture = ReportPicture()
         let learner = LookLearner()
-        learner.prior = prior
         for pair in pairs.pairs {
             let (beforeImage, (afterImage, afterIsCoded)) = try readBoth(pair)
             guard beforeImage.width == afterImage.width, beforeImage.height == afterImage.height else {
@@ -84,8 +81,9 @@ public enum LookFileLearner {
                             afterCoefficients: coefficients)
             if reportPicture != nil { picture.add(before: beforeBuffer, after: afterBuffer) }
         }
-        let cube = try learner.fit(size: size, smoothness: smoothness)
-        let report = learner.report(for: cube)
+        let learned = try learner.fit(size: size, smoothness: smoothness)
+        let cube = learned.cube
+        let report = learner.report(for: learned)
         if let spaces {
             let look = try Look(cube: cube, format: format).seen(from: spaces.look, lookSpace: spaces.picture)
             try LUTWriter.write(look, format: format, to: output, title: FilePath.stem(output), size: size)
@@ -98,7 +96,7 @@ public enum LookFileLearner {
                 try PNGFile.write(image, to: temporary, displayPath: reportPicture)
             }
         }
-        return Result(pairs: pairs, cube: cube, report: report, iterations: learner.lastIterations)
+        return Result(pairs: pairs, learned: learned, report: report)
     }
 
     /// Decodes both images of a pair at once, one on each of two threads; a JPEG, lossy WebP, HEIC

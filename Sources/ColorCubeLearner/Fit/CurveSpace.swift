@@ -1,6 +1,6 @@
 import Foundation
 
-/// The RGB space in which a global model's curves act (`GlobalModel`).
+/// The RGB space in which a global model's curves act (`ChannelCurvesModel`).
 ///
 /// Editors apply tone and channel curves in their own working space: ImageMagick, G'MIC, libvips
 /// and most of Photoshop on the image's sRGB codes; RawTherapee and Lightroom in ProPhoto RGB. A

@@ -1,7 +1,7 @@
 /// A dense symmetric positive definite system factored once as L L^T, then solved for any number
 /// of right-hand sides (three channels at once, in SIMD4 lanes): the exact solve at the bottom of
 /// the multigrid cycle (a small lattice operator, at most 5^3 nodes, written out) and the global
-/// model's curves (`GlobalModel`).
+/// model's curves (`GlobalModelForm`).
 ///
 /// The matrix is symmetric positive definite in exact arithmetic (a ridge sees to it in both
 /// uses); a pivot that rounding leaves at zero or below drops its unknown (solved as zero) rather

@@ -5,7 +5,7 @@ import Foundation
 /// gradients preconditioned with a multigrid cycle.
 ///
 /// The energy, for lattice values L (one system per output channel, the matrix shared) and a
-/// prior model G evaluated at the nodes (`GlobalModel`, or the identity):
+/// prior model G evaluated at the nodes (a `GlobalModelForm`, or the identity):
 ///
 ///     (1/P) sum_c n_c |F_L(x_c) - y_c|^2  +  S (N-1) sum_axes sum |second difference of (L - G)|^2
 ///                                         +  eps |L - G|^2
@@ -60,7 +60,7 @@ enum LatticeSolver {
     /// - Parameter start: where conjugate gradients start (a lattice on the same grid, say the last
     ///   round's); nil starts from each node's average colour shift.
     static func solve(colors: [FitColor], totalWeight: UInt64, size: Int, smoothness: Double,
-                      prior: GlobalModel = .identity, start: [SIMD4<Double>]? = nil) -> Solution {
+                      prior: any GlobalModelForm = ChannelCurvesModel.identity, start: [SIMD4<Double>]? = nil) -> Solution {
         let sizes = MultigridCycle.sizes(from: size)
         // Each level's matrix comes from cell moments: on lattices whose nodes are every 2^k-th
         // node of the finest (17, 33, 65 halving down) the finest level's moments give them all;

@@ -45,7 +45,7 @@ struct NormalEquations {
         let rhs: [SIMD4<Double>]
         let averageGuess: [SIMD4<Double>]
 
-        init(colors: [FitColor], totalWeight: UInt64, size: Int, base model: GlobalModel = .identity) {
+        init(colors: [FitColor], totalWeight: UInt64, size: Int, base model: any GlobalModelForm = ChannelCurvesModel.identity) {
             let grid = LatticeGrid(size: size)
             // Raw buffers: every index is in range by construction (a colour's cell lies inside
             // the lattice), and arrays' bounds checks were most of the loop's time.

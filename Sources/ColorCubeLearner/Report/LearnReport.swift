@@ -39,13 +39,13 @@ public struct LearnReport: Sendable, Equatable {
     /// to their stored coefficients (the smoothness then falls round by round to the one asked for).
     public var finalSmoothness: Double = 0
     /// The space whose curves modelled the edit best, which colours the pairs do not show follow
-    /// (`GlobalModel`); sRGB with the straight-line prior.
+    /// (`GlobalModelSummary.curveSpace`).
     public var curveSpace: CurveSpace = .sRGB
     /// Whether that model changes saturation as an HSV saturation slider does, which colours the
-    /// pairs do not show follow too (`GlobalModel`).
+    /// pairs do not show follow too (`GlobalModelSummary`).
     public var changesSaturation = false
     /// Whether that model maps each colour by its luminance alone (black and white, sepia or
-    /// other toning of a grey image), which colours the pairs do not show follow too (`GlobalModel`).
+    /// other toning of a grey image), which colours the pairs do not show follow too (`GlobalModelSummary`).
     public var followsLuminance = false
     /// Whether that model is a tone curve that keeps hue in ProPhoto RGB (Adobe's and
     /// RawTherapee's film-like curve) with a change of saturation by `saturationFactor` (averaged
