@@ -7,7 +7,8 @@ extension LogOp {
     /// is `(2^((x - kb) * log2(base) / k) - b) / m`; the camera styles' lines and breaks are the
     /// Float64 form's, rounded. Against the Float64 form: a logarithm within about 2e-7 of its
     /// value times `k / log2(base)` (absolute), an exponential within about 1e-6 relative where
-    /// `(x - kb) * log2(base) / k` is near 16 (the rounding of that argument dominates).
+    /// `(x - kb) * log2(base) / k` is near 16 and 6.6e-6 where it nears 128 (the rounding of that
+    /// argument dominates).
     public func apply(red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                       blue: UnsafeMutablePointer<Float>, count: Int) {
         let log2Base = lnBase / Foundation.log(2.0)
