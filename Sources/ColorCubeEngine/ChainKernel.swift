@@ -10,7 +10,9 @@ import ColorCubeTransform
 /// step maps its domain to 0...1 and reads its own lattice through a `LatticeKernel` of its own
 /// (the planar Float loops, hand-vectorised where the CPU allows); every run of other operations
 /// (1D tables read from their own entries, matrices, CDLs, logs, ranges) is evaluated per pixel in
-/// Float64 by the operations themselves. Nothing is resampled.
+/// Float64 by the operations themselves, or for pictures of floats by their Float32 forms
+/// (`TransformOp.apply(red:green:blue:count:)` on Float planes, no round trip through Float64).
+/// Nothing is resampled.
 ///
 /// Integer outputs are clamped to their code range and rounded half up (NaN to 0); Float outputs
 /// are the chain's values, not clamped. Integer inputs are 0...1 by construction; Float inputs are
@@ -89,10 +91,11 @@ struct ChainKernel: Sendable, Kernel8 {
 
     /// Runs every step over `count` (at most `block`) pixels of the planes, in place; below full
     /// strength, then mixes the result with the input the caller kept in `kept` (three planes of
-    /// `block`, each value times `keptScale` to 0...1).
+    /// `block`, each value times `keptScale` to 0...1). `inFloat32` runs the operations between
+    /// lattices in their Float32 forms rather than in Float64.
     private func run(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
                      _ blue: UnsafeMutablePointer<Float>, _ count: Int, kept: UnsafeMutablePointer<Float>,
-                     keptScale: Float, steps: [Step]? = nil) {
+                     keptScale: Float, steps: [Step]? = nil, inFloat32: Bool = false) {
         for step in steps ?? self.steps {
             switch step {
             case .lattice(let kernel, let low, let scale):
@@ -104,6 +107,10 @@ struct ChainKernel: Sendable, Kernel8 {
                     }
                 }
                 kernel.applyPlanar(red, green, blue, count)
+            case .operations(let operations) where inFloat32:
+                for operation in operations.operations {
+                    operation.apply(red: red, green: green, blue: blue, count: count)
+                }
             case .operations(let operations):
                 // In Float64 planes, each operation over the whole block (its data read once).
                 withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * Self.block) { planes in
@@ -215,9 +222,13 @@ struct ChainKernel: Sendable, Kernel8 {
     }
 
     /// Planar Float pixels in place, a block at a time.
-    /// - Parameter clampsInput: clamp the input to 0...1 (NaN to 0) first; false passes it as it is.
+    /// - Parameters:
+    ///   - clampsInput: clamp the input to 0...1 (NaN to 0) first; false passes it as it is.
+    ///   - inFloat32: run the operations between lattices in their Float32 forms (pictures of
+    ///     floats); false keeps Float64, which integer results rest on.
     func applyPlanar(_ red: UnsafeMutablePointer<Float>, _ green: UnsafeMutablePointer<Float>,
-                     _ blue: UnsafeMutablePointer<Float>, _ count: Int, clampsInput: Bool = true) {
+                     _ blue: UnsafeMutablePointer<Float>, _ count: Int, clampsInput: Bool = true,
+                     inFloat32: Bool = false) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * Self.block) { kept in
             guard let kept = kept.baseAddress else { return }
             var start = 0
@@ -236,7 +247,7 @@ struct ChainKernel: Sendable, Kernel8 {
                     (kept + Self.block).update(from: g, count: n)
                     (kept + 2 * Self.block).update(from: b, count: n)
                 }
-                run(r, g, b, n, kept: kept, keptScale: 1)
+                run(r, g, b, n, kept: kept, keptScale: 1, inFloat32: inFloat32)
                 start += n
             }
         }

@@ -211,7 +211,9 @@ public final class LUTEngine: Sendable {
     /// `destination` (the same buffer or not overlapping), for pictures that hold values beyond
     /// 0...1 (OpenEXR, float TIFF). Unlike the planar form, inputs are not clamped: curves,
     /// matrices, CDLs and logs see the values as they are and may give values above 1.0, and a 3D
-    /// LUT clamps to its own domain, as OpenColorIO does. An engine made from a bare table (no
+    /// LUT clamps to its own domain, as OpenColorIO does. The operations run in Float32 (their
+    /// Float32 forms; see `TransformOp`), within a few Float ulps of the Float64 evaluation that
+    /// 8 and 16-bit pictures get. An engine made from a bare table (no
     /// transform) is one 3D LUT and clamps to 0...1. Samples other than red, green and blue are
     /// copied unchanged.
     /// - Parameter parallel: split the buffer across all cores; false runs on the calling thread.
@@ -231,7 +233,7 @@ public final class LUTEngine: Sendable {
         ParallelLoop.forEachChunk(of: pixelCount, chunkSize: Self.chunk, parallel: parallel) { pixels in
             Self.throughPlanes(input.start(of: pixels), output.start(of: pixels), pixels.count, layout) { r, g, b, n in
                 if let steps {
-                    steps.applyPlanar(r, g, b, n, clampsInput: false)
+                    steps.applyPlanar(r, g, b, n, clampsInput: false, inFloat32: true)
                 } else {
                     kernel.applyPlanar(r, g, b, n)
                 }

@@ -16,6 +16,15 @@ public protocol TransformOp: Sendable, CustomStringConvertible {
     func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
                blue: UnsafeMutablePointer<Double>, count: Int)
 
+    /// Evaluates the operation at `count` colours held as three Float32 planes, in place: the form
+    /// pictures of floats run through, kept apart from the Float64 forms that 8 and 16-bit
+    /// results rest on. Logs, exponents, matrices, CDLs and ranges have forms of their own in
+    /// Float32 arithmetic (`Float32Math` for logarithms and powers), within a few units in the
+    /// last place of the Float64 values rounded to Float (each documents its bound); the default,
+    /// which the other operations keep, runs the Float64 planar form and rounds its results.
+    func apply(red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+               blue: UnsafeMutablePointer<Float>, count: Int)
+
     /// True when each output channel depends only on the same input channel, so the operation can
     /// be folded into a per-channel curve before or after a lattice.
     var isPerChannel: Bool { get }
@@ -41,6 +50,25 @@ extension TransformOp {
             red[i] = value.x
             green[i] = value.y
             blue[i] = value.z
+        }
+    }
+
+    public func apply(red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                      blue: UnsafeMutablePointer<Float>, count: Int) {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * count) { planes in
+            guard let r = planes.baseAddress else { return }
+            let g = r + count, b = g + count
+            for i in 0..<count {
+                r[i] = Double(red[i])
+                g[i] = Double(green[i])
+                b[i] = Double(blue[i])
+            }
+            apply(red: r, green: g, blue: b, count: count)
+            for i in 0..<count {
+                red[i] = Float(r[i])
+                green[i] = Float(g[i])
+                blue[i] = Float(b[i])
+            }
         }
     }
 

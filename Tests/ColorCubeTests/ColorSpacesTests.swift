@@ -175,6 +175,38 @@ import Testing
         }
     }
 
+    /// A picture of floats (scene-linear Rec.709, shadows to highlights of 64, negatives) graded in
+    /// ACEScct through `apply(floats:)`, whose conversions run in Float32, against OpenColorIO:
+    /// within 1e-3, relative above 1 and absolute below.
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
+    func floatsGradedInACEScctAgreeWithOpenColorIO() throws {
+        let python = try #require(SpaceOracle.python)
+        let lookPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("LUTs/teal-orange.cube").path
+        let picture = try ColorSpaces.lookUp("lin_rec709_scene"), acescct = try ColorSpaces.lookUp("ACEScct")
+        let seen = try LUTReader.read(path: lookPath).seen(from: picture, lookSpace: acescct)
+        let engine = try LUTEngine(transform: seen.transform, interpolation: .trilinear)
+        let levels: [Double] = [-0.05, 0, 0.002, 0.01, 0.04, 0.1, 0.18, 0.35, 0.6, 1, 1.7, 3, 6, 16, 64]
+        let inputs = levels.flatMap { r in levels.flatMap { g in levels.map { b in SIMD3(r, g, b) } } }
+        var pixels = inputs.flatMap { [Float($0.x), Float($0.y), Float($0.z)] }
+        pixels.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            engine.apply(floats: base, to: base, pixelCount: inputs.count, layout: .rgb, parallel: false)
+        }
+        let theirs = try SpaceOracle.chain(lut: lookPath, from: picture.name, lookSpace: acescct.name, lookOutput: acescct.name,
+                                           inputs: inputs, python: python)
+        #expect(theirs.count == inputs.count)
+        var worst = 0.0
+        for (pixel, reference) in theirs.enumerated() {
+            for channel in 0..<3 {
+                let error = abs(Double(pixels[pixel * 3 + channel]) - reference[channel]) / max(1, abs(reference[channel]))
+                worst = max(worst, error)
+            }
+        }
+        print("floats in ACEScct: largest difference from OpenColorIO \(worst)")
+        #expect(worst <= 1e-3, "largest difference \(worst)")
+    }
+
     @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
     func everySpaceAgreesWithOpenColorIOsStudioConfig() throws {
         let python = try #require(SpaceOracle.python)

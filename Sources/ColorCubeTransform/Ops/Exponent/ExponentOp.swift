@@ -67,7 +67,7 @@ public struct ExponentOp: TransformOp {
     /// A monCurve channel's constants, worked out once: its exponent and offset with OpenColorIO's
     /// nudges away from the degenerate g = 1, o = 0, and the break and slope of its straight part
     /// on each side.
-    private struct MonCurve: Sendable {
+    struct MonCurve: Sendable {
         let g, o, forwardBreak, forwardSlope, reverseBreak, reverseSlope: Double
 
         init(exponent: Double, offset: Double) {
@@ -92,7 +92,7 @@ public struct ExponentOp: TransformOp {
         }
     }
 
-    private let monCurves: [MonCurve]
+    let monCurves: [MonCurve]
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
         SIMD3(channel(rgb.x, 0), channel(rgb.y, 1), channel(rgb.z, 2))

@@ -77,9 +77,9 @@ public struct LogOp: TransformOp {
     public let parameters: [Parameters]
 
     /// Per channel, for the camera styles: (linear slope, linear offset, log side break).
-    private let camera: [(slope: Double, offset: Double, logBreak: Double)]
+    let camera: [(slope: Double, offset: Double, logBreak: Double)]
     /// The natural logarithm of `base`, worked out once.
-    private let lnBase: Double
+    let lnBase: Double
 
     /// - Throws: `TransformError.invalidOperation` unless there are three channels of finite
     ///   parameters, `base` is positive and not 1, both sides' slopes are not 0, and a camera style
