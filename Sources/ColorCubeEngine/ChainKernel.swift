@@ -206,7 +206,8 @@ struct ChainKernel: Sendable, Kernel8 {
                     }
                     run(red, green, blue, n, kept: kept, keptScale: scale, steps: leading.steps)
                 } else {
-                    run(red, green, blue, n, kept: kept, keptScale: scale)
+                    // 16-bit codes: Float32 keeps every step within a tenth of a code.
+                    run(red, green, blue, n, kept: kept, keptScale: scale, inFloat32: maxCode > 255)
                 }
                 pixel = start * stride
                 for i in 0..<n {
