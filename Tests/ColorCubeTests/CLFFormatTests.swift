@@ -393,7 +393,7 @@ import Testing
     }
 
     /// Every seed of the XML formats' fuzz targets reads, or is refused with a file error naming it.
-    @Test(arguments: ["clf", "cc", "ccc", "cdl"])
+    @Test(arguments: ["clf", "ctf", "cc", "ccc", "cdl"])
     func fuzzSeedsReadOrAreRefused(format: String) throws {
         let folder = URL(fileURLWithPath: FuzzCorpus.path(format, ""))
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

@@ -151,13 +151,13 @@ import Testing
         try file.write("just some notes\n")
         try file.close()
         let portable = [".bin/.raw", ".cube/.itx", ".3dl", ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
-                        ".clf", ".ccc", ".cdl", ".cc"]
+                        ".clf", ".ctf", ".ccc", ".cdl", ".cc"]
         #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm"])) {
             try LUTReader.read(path: path)
         }
         #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.all.extensionGroups).description
             == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .spi1d, .spi3d, .spimtx, .csp, "
-                + ".lut, .vf, .m3d, .clf, .ccc, .cdl, .cc, .png and .icc/.icm files")
+                + ".lut, .vf, .m3d, .clf, .ctf, .ccc, .cdl, .cc, .png and .icc/.icm files")
         // ColorCubeLooks alone reads from its portable table, which knows no image or ICC format.
         let png = folder.file("look.png")
         try ReferenceGenerator.writeIdentity(size: 4, to: png)

@@ -22,7 +22,7 @@ import ColorCubeTransform
 ///   and then ignored, as OpenColorIO 2.1 to 2.6 ignore it; the look's notes say so.
 /// - `Matrix` with `<Array dim="3 3">` or `"3 4"` (the fourth column is the offset; pre-SMPTE
 ///   "3 3 3" and "3 4 3" too), row by row; a pre-SMPTE file up to version 1.2 takes "3 3 3"
-///   alone, as OpenColorIO requires.
+///   alone, as OpenColorIO requires (`CTFFormat` reads CTF's alpha forms too).
 /// - `Range` with `minInValue`, `maxInValue`, `minOutValue`, `maxOutValue`: all four map and
 ///   clamp (unless `style="noClamp"`); a min pair alone or a max pair alone, whose in and out
 ///   values must then be equal, is a one-sided clamp.
@@ -67,10 +67,15 @@ public struct CLFFormat: LUTFileFormat {
     }
 
     public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try Self.read(path: path, as: self, isCTF: false)
+    }
+
+    /// The look of the ProcessList at `path`, read by CLF's rules or (`isCTF`) CTF's, as `format`.
+    static func read(path: String, as format: some LUTFileFormat, isCTF: Bool) throws -> Look {
         let root = try XMLElementTree.parse(try BinaryFile.readAll(path: path), path: path)
-        var reader = CLFNodeReader(path: path)
+        var reader = CLFNodeReader(path: path, isCTF: isCTF)
         let transform = try reader.transform(of: root)
-        var look = Look(transform: transform, format: self, title: reader.title)
+        var look = Look(transform: transform, format: format, title: reader.title)
         look.notes = reader.notes
         look.inputDescriptor = reader.inputDescriptor
         look.outputDescriptor = reader.outputDescriptor

@@ -1,10 +1,13 @@
 import ColorCubeCore
 import ColorCubeTransform
 
-/// Turns a CLF `ProcessList` tree into operations (see `CLFFormat` for the rules); one reader
-/// per file, as it remembers the previous node's output depth and the title.
+/// Turns a CLF or CTF `ProcessList` tree into operations (see `CLFFormat` and `CTFFormat` for
+/// the rules); one reader per file, as it remembers the previous node's output depth and the title.
 struct CLFNodeReader {
     let path: String
+    /// Whether the file is a `.ctf`: OpenColorIO then reads a ProcessList without a version as
+    /// CTF 1.2, takes `version` up to CTF's newest, and its own operators are CTF ones.
+    let isCTF: Bool
     private(set) var title: String?
     private(set) var inputDescriptor: String?
     private(set) var outputDescriptor: String?
@@ -22,8 +25,9 @@ struct CLFNodeReader {
     /// The version attribute as written, e.g. `compCLFversion="2.0"`, for messages.
     private var statedVersion = ""
 
-    init(path: String) {
+    init(path: String, isCTF: Bool = false) {
         self.path = path
+        self.isCTF = isCTF
     }
 
     /// The most operations a ProcessList may hold: each costs a pass over every pixel (or lattice
@@ -46,7 +50,7 @@ struct CLFNodeReader {
 
     mutating func transform(of root: XMLElementTree) throws(LUTFileError) -> Transform {
         guard root.name == "ProcessList" else {
-            throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a CLF file")
+            throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a \(isCTF ? "CTF" : "CLF") file")
         }
         guard let id = root.attribute("id") else {
             throw fail(root, "attribute id is missing (CLF requires one)")
@@ -97,8 +101,8 @@ struct CLFNodeReader {
             if let kind = Self.operationElements[key] {
                 nodes.append((child, kind))
             } else if Self.ctfOperators.contains(key) {
-                throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator, not a CLF one; colorcube reads "
-                    + "\(Self.operationNames): bake the look with OpenColorIO (ociobakelut) to read it here")
+                throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator\(isCTF ? " colorcube cannot apply" : ", not a CLF one"); "
+                    + "colorcube reads \(Self.operationNames): bake the look with OpenColorIO (ociobakelut) to read it here")
             } else if !Self.metadataNames.contains(child.name), !skipped.contains(child.name) {
                 skipped.append(child.name)
             }
@@ -142,13 +146,24 @@ struct CLFNodeReader {
             guard let version = Self.versionNumbers(text) else {
                 throw fail(root, "version \"\(text.excerpt)\" is not a version number; write MAJOR[.MINOR[.REVISION]], e.g. 1.2")
             }
-            guard (version.0, version.1) <= (Int(CLFFormat.newestLegacyVersion), 0) else {
+            if isCTF {
+                guard version <= CTFFormat.newestVersion else {
+                    let newest = CTFFormat.newestVersion
+                    throw fail(root, "version \(text.excerpt) is newer than CTF \(newest.0).\(newest.1), the newest OpenColorIO reads")
+                }
+            } else if (version.0, version.1) > (Int(CLFFormat.newestLegacyVersion), 0) {
                 throw fail(root, "version \(text.excerpt) is newer than the pre-SMPTE CLF versions (up to 2.0); "
                     + "SMPTE files state compCLFversion")
             }
             legacyVersion = version
             readsAsCLF = false
             ctfVersion = version
+        } else if isCTF {
+            // OpenColorIO reads a CTF that states no version as CTF 1.2.
+            legacyVersion = (1, 2, 0)
+            readsAsCLF = false
+            ctfVersion = (1, 2, 0)
+            statedVersion = "no version (read as version=\"1.2\")"
         } else {
             throw fail(root, "attribute compCLFversion (or the pre-SMPTE version) is missing")
         }
@@ -409,29 +424,51 @@ struct CLFNodeReader {
         return []
     }
 
+    /// A Matrix as OpenColorIO reads it. From version 1.3 (and in every CLF) the array is "3 3"
+    /// or "3 4" (the fourth column is the offset), and in a .ctf also the alpha forms "4 4" and
+    /// "4 5" (the fifth column is the offset); a third dimension, if written, repeats the first.
+    /// Up to version 1.2 it is "3 3 3", or in a .ctf "4 4 3" whose fourth column is the offset.
+    /// The alpha row is ignored, and the alpha column adds to the offset: OpenColorIO applies a
+    /// matrix to an RGB image with alpha 1.
     private func matrix(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> MatrixOp {
-        let (dims, values, array, _) = try self.array(node, describe: "\"3 3\" or \"3 4\"",
-                                                 check: { ($0.count == 2 || ($0.count == 3 && $0[2] == 3)) && $0[0] == 3 && ($0[1] == 3 || $0[1] == 4) },
+        let early = legacyVersion.map { $0 <= (1, 2, 0) } ?? false
+        let alpha = isCTF
+        let (dims, values, array, _) = try self.array(node, describe: alpha ? "\"3 3\", \"3 4\", \"4 4\" or \"4 5\"" : "\"3 3\" or \"3 4\"",
+                                                 check: { Self.isMatrixShape($0, alpha: alpha) || (alpha && $0 == [4, 4, 3]) },
                                                  count: { $0[0] * $0[1] })
-        // Pre-SMPTE files up to version 1.2 write a matrix "3 3 3" and have no offsets; OpenColorIO
-        // refuses any other shape in them.
-        if let legacyVersion, legacyVersion <= (1, 2, 0), dims != [3, 3, 3] {
-            throw fail(array, "dim \"\(dims.map(String.init).joined(separator: " "))\" in a version \(legacyVersion.0).\(legacyVersion.1) file, "
+        let shape = "dim \"\(dims.map(String.init).joined(separator: " "))\""
+        // OpenColorIO refuses the other shapes in a file up to version 1.2, and this one after it.
+        if early, let legacyVersion, !(dims == [3, 3, 3] || dims == [4, 4, 3]) {
+            throw fail(array, "\(shape) in a version \(legacyVersion.0).\(legacyVersion.1) file, "
                 + "where a Matrix is \"3 3 3\"; write that, or state version 1.3 or later for \"3 3\" and \"3 4\"")
         }
+        if !early, dims == [4, 4, 3] {
+            throw fail(array, "\(shape) is the form of files up to version 1.2; write \"3 4\" (the fourth column is the offset)")
+        }
         let columns = dims[1]
+        // The column of offsets, and the alpha column, if the array has them.
+        let offsetColumn = early ? (dims[0] == 4 ? 3 : nil) : (columns == 4 && dims[0] == 3 ? 3 : (columns == 5 ? 4 : nil))
+        let alphaColumn = !early && dims[0] == 4 ? 3 : nil
         let gain = inDepth.scale / outDepth.scale
         var rows: [SIMD3<Double>] = []
         var offset = SIMD3<Double>.zero
         for row in 0..<3 {
             rows.append(SIMD3(values[row * columns], values[row * columns + 1], values[row * columns + 2]) * gain)
-            if columns == 4 { offset[row] = values[row * columns + 3] / outDepth.scale }
+            if let offsetColumn { offset[row] = values[row * columns + offsetColumn] / outDepth.scale }
+            if let alphaColumn { offset[row] += values[row * columns + alphaColumn] * gain }
         }
         do throws(TransformError) {
             return try MatrixOp(rows: rows, offset: offset)
         } catch {
             throw fail(node, error.description)
         }
+    }
+
+    /// "3 3", "3 4" and, with `alpha`, "4 4" or "4 5", with an optional third dimension equal to
+    /// the first.
+    private static func isMatrixShape(_ dims: [Int], alpha: Bool) -> Bool {
+        guard dims.count == 2 || (dims.count == 3 && dims[2] == dims[0]) else { return false }
+        return (dims[0] == 3 && (dims[1] == 3 || dims[1] == 4)) || (alpha && dims[0] == 4 && (dims[1] == 4 || dims[1] == 5))
     }
 
     private func range(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> RangeOp {
@@ -615,7 +652,11 @@ struct CLFNodeReader {
         }
     }
 
+    /// An ASC_CDL, refused as OpenColorIO refuses it in a .ctf before version 1.3.
     private func cdl(_ node: XMLElementTree) throws(LUTFileError) -> CDLOp {
+        if isCTF, !readsAsCLF, ctfVersion < (1, 3, 0) {
+            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version 1.3): state version=\"1.3\"")
+        }
         let name = node.attribute("style") ?? "Fwd"
         guard let style = CDLOp.Style(clfName: name) else {
             throw fail(node, "style \"\(name)\" is not one of Fwd, Rev, FwdNoClamp, RevNoClamp")

@@ -21,6 +21,7 @@ public enum LUTFormats {
         NukeVFFormat(),
         PandoraFormat(),
         CLFFormat(),
+        CTFFormat(),
         ASCCDLFormat(.ccc),
         ASCCDLFormat(.cdl),
         ASCCDLFormat(.cc),

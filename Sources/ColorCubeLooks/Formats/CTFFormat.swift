@@ -1,0 +1,47 @@
+import ColorCubeCore
+
+/// Autodesk's Common Transform Format (.ctf), read only: the XML `ProcessList` OpenColorIO reads
+/// with its CLF reader, by CTF's rules.
+///
+/// Everything `CLFFormat` reads reads here the same way, with these differences, each as
+/// OpenColorIO 2.6 has it:
+/// - The version is the root's `version` (MAJOR[.MINOR[.REVISION]], up to `newestVersion`);
+///   a ProcessList that states none is read as version 1.2. A `compCLFversion` makes the file a
+///   CLF, read as `CLFFormat` reads it.
+/// - The version decides what a node may be: before 1.3 a Matrix takes `dim="3 3 3"` alone and
+///   there is no `Log` or `ASC_CDL`; before 1.5 a Gamma has no alpha parameters; before 2.0 a
+///   Gamma or Exponent has the basic and monCurve styles alone.
+/// - CTF's own operators (`ExposureContrast`, `FixedFunction`, `Function`, `ACES`, the grading
+///   operators, `InverseLUT1D`, `InverseLUT3D`, `Reference`) are refused, naming the element:
+///   colorcube cannot apply them, and skipping one would change the look. Baking the file with
+///   OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
+/// Elements neither format defines are skipped, as OpenColorIO skips them, and named in the notes.
+public struct CTFFormat: LUTFileFormat {
+    public init() {}
+
+    public var name: String { "ctf" }
+    public var displayName: String { "CTF (Autodesk Common Transform Format)" }
+    public var noun: String { "a CTF file" }
+    public var extensions: [String] { ["ctf"] }
+    /// Read only: colorcube writes chains as CLF.
+    public var largestSize: Int? { nil }
+    public var sizeDescription: String { "a chain read as CLF's operations" }
+    public func canHold(size: Int) -> Bool { false }
+
+    /// The newest CTF `version` OpenColorIO 2.6 reads (major, minor, revision).
+    public static let newestVersion = (2, 6, 0)
+
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try CLFFormat.read(path: path, as: self, isCTF: true)
+    }
+
+    /// Not written: `CLFFormat` writes the chains a CTF holds.
+    public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
+        throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: sizeDescription, given: "a cube")
+    }
+
+    public func describe(_ look: Look) -> String {
+        let count = look.transform.operations.count
+        return displayName + ", \(count) operation\(count == 1 ? "" : "s")"
+    }
+}
