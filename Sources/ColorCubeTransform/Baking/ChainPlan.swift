@@ -60,7 +60,7 @@ public struct ChainPlan: Sendable {
     public var summary: String {
         guard let stages else {
             return "as its steps (\(reason ?? "")): each 3D LUT read from its own lattice, the other operations "
-                + "in Float64; 8-bit colours are remembered once evaluated"
+                + "in Float64 for 8-bit colours (remembered once evaluated), in Float32 for 16-bit and float pictures"
         }
         if stages.lattice is IdentityTable {
             return "as per-channel curves, exact for 8- and 16-bit input"
