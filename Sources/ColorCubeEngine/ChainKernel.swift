@@ -206,7 +206,7 @@ struct ChainKernel: Sendable, Kernel8 {
                     }
                     run(red, green, blue, n, kept: kept, keptScale: scale, steps: leading.steps)
                 } else {
-                    // 16-bit codes: Float32 keeps every step within a tenth of a code.
+                    // 16-bit codes: in Float32, at most one code from Float64 (see ChainsAsSteps).
                     run(red, green, blue, n, kept: kept, keptScale: scale, inFloat32: maxCode > 255)
                 }
                 pixel = start * stride
