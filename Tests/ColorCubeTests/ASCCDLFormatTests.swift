@@ -95,7 +95,7 @@ import Testing
         (correction(id: "x", power: "1 -0.5 1"), "neg.cc", 1, "power -0.5 is not above 0"),
         (correction(id: "x", power: "1 0 1"), "zero.cc", 1, "power 0"),
         (correction(id: "x", saturation: "-0.5"), "sat.cc", 1, "saturation -0.5 is negative"),
-        (correction(id: "x", slope: "1 1"), "short.cc", 4, "expected 3 numbers, found 2"),
+        (correction(id: "x", slope: "1 1"), "short.cc", 4, "expected 3 numbers in <Slope>, found 2"),
         (correction(id: "x", offset: "0 nan 0"), "nan.cc", 5, "'nan' is not a finite number"),
         ("<ColorCorrection id=\"x\"><SOPNode><Offset>0 0 0</Offset><Power>1 1 1</Power></SOPNode></ColorCorrection>\n",
          "noslope.cc", 1, "<Slope> is missing"),

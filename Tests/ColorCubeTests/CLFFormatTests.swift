@@ -323,8 +323,8 @@ import Testing
     }
 
     static let refusals: [(body: String, line: Int?, mentions: String)] = [
-        ("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 3\">0 0 0 1 1 1</Array></LUT1D>\n", 3, "<Array>: 6 values"),
-        ("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 1\">0 0.5 1</Array></LUT1D>\n", 3, "more values"),
+        ("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 3\">0 0 0 1 1 1</Array></LUT1D>\n", 3, "expected 12 values in <Array> (its dimensions), found 6"),
+        ("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 1\">0 0.5 1</Array></LUT1D>\n", 3, "expected 2 values in <Array> (its dimensions), found 3"),
         ("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 2\">0 0 1 1</Array></LUT1D>\n", 3, "dim \"2 2\""),
         ("<LUT3D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 2 2 3\">nan" + String(repeating: " 0", count: 23)
             + "</Array></LUT3D>\n", 3, "not a finite number"),
@@ -335,8 +335,8 @@ import Testing
         ("<LUT3D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"100000 100000 100000 3\">0</Array></LUT3D>\n", 3, "dim"),
         ("<LUT3D inBitDepth=\"32f\" outBitDepth=\"32f\" interpolation=\"cubic\"><Array dim=\"2 2 2 3\">"
             + String(repeating: "0 ", count: 24) + "</Array></LUT3D>\n", 3, "interpolation"),
-        ("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 4\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</Array></Matrix>\n", 3, "dim"),
-        ("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 3\">1 0 0 0 1 0 0 0</Array></Matrix>\n", 3, "8 values"),
+        ("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 3\">1 0 0 0 1 0 0 0 1 0 0 0</Array></Matrix>\n", 3, "dim"),
+        ("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 3\">1 0 0 0 1 0 0 0</Array></Matrix>\n", 3, "found 8"),
         ("<Matrix inBitDepth=\"32f\" outBitDepth=\"10i\"><Array dim=\"3 3\">1 0 0 0 1 0 0 0 1</Array></Matrix>\n"
             + "<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 3\">1 0 0 0 1 0 0 0 1</Array></Matrix>\n", 4, "does not match"),
         ("<Range inBitDepth=\"32f\" outBitDepth=\"32f\"><minInValue>0</minInValue></Range>\n", 3, "pairs"),

@@ -328,6 +328,7 @@ import Testing
          3, "a second IndexMap"),
         (processList(matrix, root: legacy), 3, "where a Matrix is \"3 3 3\""),
         (processList(matrix, root: "id=\"t\" version=\"1.1\""), 3, "where a Matrix is \"3 3 3\""),
+        (processList(node("ASC_CDL", "Fwd", "<SOPNode><Slope>1.1 1 0.9</Slope></SOPNode>"), root: legacy), 3, "has no <ASC_CDL>"),
         (processList("<FixedFunction inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"RGB_TO_HSV\"/>" + matrix), 3, "CTF operator"),
         (processList("<InverseLUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 1\">0 1</Array></InverseLUT1D>" + matrix),
          3, "CTF operator"),
@@ -354,8 +355,9 @@ import Testing
         (logNode("linToLog", "<LogParams base=\"10\"/>", root: "id=\"t\" compCLFversion=\"2.0\""), 3, "has no <Log>"),
         (logNode("log10", root: "id=\"t\" compCLFversion=\"1\""), 3, "has no <Log>"),
         (logNode("log10", root: legacy), 3, "has no <Log>"),
-        (logNode("linToLog", "<LogParams base=\"10\" logSideSlope=\"0.25\"/>", root: "id=\"t\" version=\"1.3\""), 3, "Cineon"),
-        (logNode("cameraLogToLin", "<LogParams linSideBreak=\"0.1\"/>", root: "id=\"t\" version=\"1.8\""), 3, "Cineon"),
+        (logNode("linToLog", "<LogParams base=\"10\" logSideSlope=\"0.25\"/>", root: "id=\"t\" version=\"1.3\""), 3, "gamma is missing"),
+        (logNode("linToLog", "", root: "id=\"t\" version=\"1.3\""), 3, "Cineon LogParams for red"),
+        (logNode("cameraLogToLin", "<LogParams linSideBreak=\"0.1\"/>", root: "id=\"t\" version=\"1.8\""), 3, "came with version 2.0"),
     ]
 
     /// Each is refused with the file, the line and what is wrong.
@@ -389,6 +391,23 @@ import Testing
         #expect(look.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.5, 0.5, 0.375))
     }
 
+    /// OpenColorIO's RGBA matrices, which it reads in a .clf as in a .ctf: "4 4" and "4 5" with a
+    /// third dimension or without, in CLF 3 and in a pre-SMPTE 1.3 file.
+    static let alphaMatrices = [
+        processList("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 4\">2 0 0 0.25 0 1 0 0.5 0 0 0.5 0 "
+                    + "0.3 0.3 0.3 1</Array></Matrix>"),
+        processList("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 5 4\">2 0 0 0.25 0.125 0 1 0 0.5 0 "
+                    + "0 0 0.5 0 -0.25 0.3 0.3 0.3 1 0</Array></Matrix>", root: "id=\"t\" version=\"1.3\""),
+    ]
+
+    /// The alpha row is ignored; the alpha column meets alpha 1 and adds to the offset.
+    @Test func alphaMatricesAddTheirAlphaColumnToTheOffset() throws {
+        let fourByFour = try Self.read(Self.alphaMatrices[0])
+        #expect(fourByFour.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.75, 1, 0.375))
+        let fourByFive = try Self.read(Self.alphaMatrices[1])
+        #expect(fourByFive.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.875, 1, 0.125))
+    }
+
     // MARK: Against OpenColorIO
 
     /// Every file read above, with the name that picks its format.
@@ -400,6 +419,7 @@ import Testing
             + nonFinite.map { ($0.name, $0.text) }
             + acceptedVersions.map { ("version.clf", versioned($0)) }
             + legacyMatrices.map { ("matrix.clf", $0) }
+            + alphaMatrices.map { ("alpha.clf", $0) }
     }
 
     /// The Gamma, Exponent and Log files read above, compared at inputs beyond 0...1 too.

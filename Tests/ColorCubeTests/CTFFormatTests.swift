@@ -49,7 +49,28 @@ import Testing
                                    root: "version=\"2.6\"")),
         ("clf-in-ctf.ctf", processList(gamma, root: "compCLFversion=\"3.0\"")),
         ("vendor.ctf", processList("<Info><Release>1</Release></Info><Vendor/>" + matrix34, root: "version=\"1.3\"")),
+        ("cineon-1.3.ctf", processList(cineon("logToLin", "<LogParams gamma=\"0.6\" refWhite=\"685\" refBlack=\"95\" highlight=\"1.0\" "
+                                                         + "shadow=\"0.0005\" base=\"2\"/>"), root: "version=\"1.3\"")),
+        ("cineon-channels-1.8.ctf", processList(cineon("linToLog", ["R": "0.6 685 95 1 0.0005", "G": "0.55 700 90 0.9 0.001",
+                                                                    "B": "0.65 680 100 1.1 0"]), root: "version=\"1.8\"")),
+        ("cineon-2.0.ctf", processList(cineon("logToLin", ["": "0.7 690 80 1 0.01"]) + cineon("linToLog", ["": "0.6 685 95 1 0.0005"]),
+                                       root: "version=\"2.0\"")),
     ]
+
+    /// A Log with Cineon LogParams: per channel ("" for all) the gamma, refWhite, refBlack,
+    /// highlight and shadow, in that order.
+    static func cineon(_ style: String, _ channels: [String: String]) -> String {
+        let names = ["gamma", "refWhite", "refBlack", "highlight", "shadow"]
+        let params = channels.sorted { $0.key < $1.key }.map { channel, values in
+            let attributes = zip(names, values.split(separator: " ")).map { " \($0)=\"\($1)\"" }.joined()
+            return "<LogParams\(channel.isEmpty ? "" : " channel=\"\(channel)\"")\(attributes)/>"
+        }
+        return cineon(style, params.joined())
+    }
+
+    static func cineon(_ style: String, _ body: String) -> String {
+        node("Log", " style=\"\(style)\"", body)
+    }
 
     /// A few of OpenColorIO's test files (tests/data/files), as written there.
     static let openColorIOFiles: [(name: String, text: String)] = [
@@ -127,6 +148,13 @@ import Testing
         (processList(node("Matrix", "", "<Array dim=\"4 4 3\">1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</Array>"), root: "version=\"1.3\""),
          "files up to version 1.2"),
         (processList(node("FixedFunction", " style=\"RGB_TO_HSV\"", ""), root: "version=\"1.7\""), "<FixedFunction>"),
+        (processList(cineon("linToLog", ["R": "0.6 685 95 1 0.0005", "G": "0.6 685 95 1 0.0005"]), root: "version=\"1.5\""),
+         "Cineon LogParams for blue is missing"),
+        (processList(cineon("linToLog", "<LogParams gamma=\"0.6\" refWhite=\"685\" refBlack=\"95\" highlight=\"1\" shadow=\"0\" "
+                                        + "linSideSlope=\"2\"/>"), root: "version=\"2.0\""), "not both"),
+        (processList(cineon("logToLin", ["": "0.005 685 95 1 0"]), root: "version=\"1.3\""), "not above 0.01"),
+        (processList(cineon("logToLin", ["": "0.6 95 685 1 0"]), root: "version=\"1.3\""), "refWhite 95.0 is not above"),
+        (processList(cineon("logToLin", ["": "0.6 685 95 0 1"]), root: "version=\"2.1\""), "highlight 0.0 is not above"),
     ]
 
     /// CTF operators OpenColorIO applies and colorcube cannot: refused, naming the element and
@@ -177,6 +205,18 @@ import Testing
         #expect(alpha?.offset == SIMD3(0.05 + 0.01, -0.03 + 0.02, 0.02 + 0))
         let offsets = try Self.read(Self.written[2].text).transform.operations[0] as? MatrixOp
         #expect(offsets?.offset == SIMD3(0.1, 0.2, 0.3))
+    }
+
+    /// A Cineon Log takes refWhite to highlight and refBlack to shadow (codes out of 1023).
+    @Test func cineonParametersMapTheReferencesToTheHighlightAndTheShadow() throws {
+        let text = Self.processList(Self.cineon("linToLog", ["": "0.6 685 95 1 0.0005"]), root: "version=\"1.3\"")
+        let look = try Self.read(text)
+        let white = look.transform.apply(SIMD3(repeating: 1))
+        let black = look.transform.apply(SIMD3(repeating: 0.0005))
+        #expect(abs(white.x - 685.0 / 1023) < 1e-12 && abs(black.x - 95.0 / 1023) < 1e-12, "\(white) \(black)")
+        let log = try #require(look.transform.operations.first)
+        let back = try #require(try log.inverse().first).apply(white)
+        #expect(abs(back.x - 1) < 1e-12, "\(back)")
     }
 
     @Test func refusalsNameTheProblem() throws {

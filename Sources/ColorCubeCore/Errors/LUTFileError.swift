@@ -22,7 +22,8 @@ public enum LUTFileError: ColorCubeError, Equatable {
     }
 
     /// What is wrong at the line of a malformed file: a case of its own where a caller or a test
-    /// branches on it (a value that is not a number, a size out of range), words otherwise.
+    /// branches on it (a value that is not a number, a size out of range, a count that does not
+    /// match, a part that is missing), words otherwise.
     public enum Defect: Equatable, Sendable, CustomStringConvertible {
         /// `field` ("LUT_3D_SIZE", "<Slope>", "value 4") is written `text`, which is not a finite
         /// number.
@@ -31,6 +32,16 @@ public enum LUTFileError: ColorCubeError, Equatable {
         case notWhole(field: String, text: String)
         /// `field` is the whole number written `text`, outside `range`.
         case outOfRange(field: String, text: String, range: ClosedRange<Int>)
+        /// `found` of `what` where the format calls for `expected`. `what` is the words that follow
+        /// the number: "values (red green blue)", "numbers after LUT_3D_SIZE", "numbers in <Slope>".
+        case wrongCount(what: String, expected: Int, found: Int)
+        /// The file ends after `found` of `what` ("data lines"); `calledFor` ("LUT_3D_SIZE 33", "a
+        /// shaper of 17 values") calls for `expected`.
+        case endsEarly(what: String, found: Int, expected: Int, calledFor: String)
+        /// `part` ("attribute id", "<Slope>", "the 'Length n' line") is missing from `container`
+        /// (an XML element, "<SOPNode>"; nil for the file); `hint`, when given, says where it goes
+        /// or what it holds.
+        case missing(part: String, container: String?, hint: String?)
         /// Anything else.
         case other(String)
 
@@ -39,6 +50,11 @@ public enum LUTFileError: ColorCubeError, Equatable {
             case .notFinite(let field, let text): "\(field): '\(text)' is not a finite number"
             case .notWhole(let field, let text): "\(field): '\(text)' is not a whole number"
             case .outOfRange(let field, let text, let range): "\(field) \(text) is outside \(range.lowerBound)...\(range.upperBound)"
+            case .wrongCount(let what, let expected, let found): "expected \(expected) \(what), found \(found)"
+            case .endsEarly(let what, let found, let expected, let calledFor):
+                "the file ends after \(found) \(what); \(calledFor) calls for \(expected)"
+            case .missing(let part, let container, let hint):
+                (container.map { $0 + ": " } ?? "") + "\(part) is missing" + (hint.map { "; " + $0 } ?? "")
             case .other(let reason): reason
             }
         }

@@ -15,7 +15,9 @@ enum ASCCDLReader {
         }
         func triple(_ name: String, in sop: XMLElementTree?, default fallback: SIMD3<Double>) throws(LUTFileError) -> SIMD3<Double> {
             guard let sop else { return fallback }
-            guard let node = sop.child(name) else { throw fail(sop, "the <\(name)> is missing") }
+            guard let node = sop.child(name) else {
+                throw .malformed(path: path, line: sop.line, defect: .missing(part: "<\(name)>", container: "<\(sop.name)>", hint: nil))
+            }
             let values = try numbers(node, count: 3, path: path)
             return SIMD3(values[0], values[1], values[2])
         }
@@ -25,7 +27,9 @@ enum ASCCDLReader {
         let power = try triple("Power", in: sop, default: .one)
         var saturation = 1.0
         if let sat = element.child("SatNode") ?? element.child("SATNode") {
-            guard let node = sat.child("Saturation") else { throw fail(sat, "the <Saturation> is missing") }
+            guard let node = sat.child("Saturation") else {
+                throw .malformed(path: path, line: sat.line, defect: .missing(part: "<Saturation>", container: "<\(sat.name)>", hint: nil))
+            }
             saturation = try numbers(node, count: 1, path: path)[0]
         }
         do throws(TransformError) {
@@ -40,7 +44,7 @@ enum ASCCDLReader {
         let tokens = element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
         guard tokens.count == count else {
             throw .malformed(path: path, line: element.line,
-                             reason: "<\(element.name)>: expected \(count) number\(count == 1 ? "" : "s"), found \(tokens.count)")
+                             defect: .wrongCount(what: "number\(count == 1 ? "" : "s") in <\(element.name)>", expected: count, found: tokens.count))
         }
         var values: [Double] = []
         for token in tokens {

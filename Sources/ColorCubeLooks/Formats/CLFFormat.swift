@@ -21,8 +21,9 @@ import ColorCubeTransform
 ///   i): checked as OpenColorIO checks it (N from 2, N entries, values and indices increasing)
 ///   and then ignored, as OpenColorIO 2.1 to 2.6 ignore it; the look's notes say so.
 /// - `Matrix` with `<Array dim="3 3">` or `"3 4"` (the fourth column is the offset; pre-SMPTE
-///   "3 3 3" and "3 4 3" too), row by row; a pre-SMPTE file up to version 1.2 takes "3 3 3"
-///   alone, as OpenColorIO requires (`CTFFormat` reads CTF's alpha forms too).
+///   "3 3 3" and "3 4 3" too), row by row, and OpenColorIO's RGBA forms "4 4" and "4 5" (the
+///   alpha row ignored, the alpha column met by alpha 1); a pre-SMPTE file up to version 1.2
+///   takes "3 3 3" alone, as OpenColorIO requires.
 /// - `Range` with `minInValue`, `maxInValue`, `minOutValue`, `maxOutValue`: all four map and
 ///   clamp (unless `style="noClamp"`); a min pair alone or a max pair alone, whose in and out
 ///   values must then be equal, is a one-sided clamp.

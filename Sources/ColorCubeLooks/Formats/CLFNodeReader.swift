@@ -53,7 +53,7 @@ struct CLFNodeReader {
             throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a \(isCTF ? "CTF" : "CLF") file")
         }
         guard let id = root.attribute("id") else {
-            throw fail(root, "attribute id is missing (CLF requires one)")
+            throw missing(root, "attribute id", hint: "CLF requires one")
         }
         guard !id.isEmpty else {
             throw fail(root, "attribute id is empty; CLF requires a value, e.g. id=\"look\"")
@@ -120,6 +120,11 @@ struct CLFNodeReader {
         .malformed(path: path, line: element.line, reason: "<\(element.name)>: \(reason)")
     }
 
+    /// `part` ("attribute id", "<Array>") of `element` is missing; `hint` says what it holds.
+    private func missing(_ element: XMLElementTree, _ part: String, hint: String? = nil) -> LUTFileError {
+        .malformed(path: path, line: element.line, defect: .missing(part: part, container: "<\(element.name)>", hint: hint))
+    }
+
     /// The SMPTE ST 2136-1 `compCLFversion`, accepted as OpenColorIO accepts it.
     private static let smpteVersion = "ST2136-1:2024"
 
@@ -165,7 +170,7 @@ struct CLFNodeReader {
             ctfVersion = (1, 2, 0)
             statedVersion = "no version (read as version=\"1.2\")"
         } else {
-            throw fail(root, "attribute compCLFversion (or the pre-SMPTE version) is missing")
+            throw missing(root, "attribute compCLFversion (or the pre-SMPTE version)")
         }
     }
 
@@ -185,7 +190,7 @@ struct CLFNodeReader {
         var found: [CLFBitDepth] = []
         for name in ["inBitDepth", "outBitDepth"] {
             guard let text = node.attribute(name) else {
-                throw fail(node, "\(name) is missing; it is one of \(CLFBitDepth.names)")
+                throw missing(node, "attribute \(name)", hint: "it is one of \(CLFBitDepth.names)")
             }
             guard let depth = CLFBitDepth(rawValue: text.trimmingWhitespace().lowercased()) else {
                 throw fail(node, "\(name) \"\(text.excerpt)\" is not a bit depth; use one of \(CLFBitDepth.names)")
@@ -203,7 +208,7 @@ struct CLFNodeReader {
     /// The number in attribute `name`, or `fallback` when absent.
     private func number(_ element: XMLElementTree, _ name: String, default fallback: Double? = nil) throws(LUTFileError) -> Double {
         guard let text = element.attribute(name) else {
-            guard let fallback else { throw fail(element, "attribute \(name) is missing") }
+            guard let fallback else { throw missing(element, "attribute \(name)") }
             return fallback
         }
         return try number(element, name, text: text)
@@ -221,8 +226,8 @@ struct CLFNodeReader {
         element.attribute(name) == nil ? nil : try number(element, name)
     }
 
-    /// Exactly `expected` whitespace-separated finite numbers from `element`'s text; stops at the
-    /// first one too many, so a short declaration never makes a long file allocate.
+    /// Exactly `expected` whitespace-separated finite numbers from `element`'s text; the values are
+    /// counted before any is stored, so a short declaration never makes a long file allocate.
     private func numbers(_ element: XMLElementTree, expected: Int) throws(LUTFileError) -> [Double] {
         try numbers(element, expected: expected, readingNonFinite: false).values
     }
@@ -237,10 +242,12 @@ struct CLFNodeReader {
         var nonFinite = 0
         // Each value takes at least two bytes ("0 "): a short text reserves no more than it holds.
         values.reserveCapacity(min(expected, element.text.utf8.count / 2 + 1))
-        for token in element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," }) {
-            guard values.count < expected else {
-                throw fail(element, "more values than the \(expected) its dimensions call for")
-            }
+        let tokens = element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," })
+        guard tokens.count == expected else {
+            throw .malformed(path: path, line: element.line,
+                             defect: .wrongCount(what: "values in <\(element.name)> (its dimensions)", expected: expected, found: tokens.count))
+        }
+        for token in tokens {
             guard let parsed = Double(token), readingNonFinite || parsed.isFinite else {
                 throw .malformed(path: path, line: element.line,
                                  defect: .notFinite(field: "<\(element.name)> value \(values.count + 1)", text: String(token.prefix(40))))
@@ -253,9 +260,6 @@ struct CLFNodeReader {
             }
             values.append(value)
         }
-        guard values.count == expected else {
-            throw fail(element, "\(values.count) values where its dimensions call for \(expected)")
-        }
         return (values, nonFinite)
     }
 
@@ -264,8 +268,8 @@ struct CLFNodeReader {
     private func array(_ node: XMLElementTree, describe shapes: String, readingNonFinite: Bool = false,
                        check: ([Int]) -> Bool, count: ([Int]) -> Int) throws(LUTFileError)
         -> (dims: [Int], values: [Double], element: XMLElementTree, nonFinite: Int) {
-        guard let array = node.child("Array") else { throw fail(node, "the <Array> of values is missing") }
-        guard let dimText = array.attribute("dim") else { throw fail(array, "attribute dim is missing; it should be \(shapes)") }
+        guard let array = node.child("Array") else { throw missing(node, "<Array>", hint: "it holds the values") }
+        guard let dimText = array.attribute("dim") else { throw missing(array, "attribute dim", hint: "it should be \(shapes)") }
         let dims = dimText.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).map { Int($0) ?? -1 }
         guard !dims.isEmpty, dims.allSatisfy({ $0 >= 0 }), check(dims) else {
             throw fail(array, "dim \"\(dimText)\" does not fit a <\(node.name)>; it should be \(shapes)")
@@ -398,7 +402,7 @@ struct CLFNodeReader {
             throw fail(maps[1], "a second IndexMap in one <\(node.name)>; a table has at most one: remove it")
         }
         guard let dimText = map.attribute("dim") else {
-            throw fail(map, "attribute dim is missing; it is the number of entries, e.g. dim=\"2\"")
+            throw missing(map, "attribute dim", hint: "it is the number of entries, e.g. dim=\"2\"")
         }
         guard let dim = TextLUTParsing.wholeNumber(dimText.trimmingWhitespace()), dim >= 2 else {
             throw fail(map, "dim \"\(dimText.excerpt)\" is not a number of entries (2 or more)")
@@ -425,16 +429,15 @@ struct CLFNodeReader {
     }
 
     /// A Matrix as OpenColorIO reads it. From version 1.3 (and in every CLF) the array is "3 3"
-    /// or "3 4" (the fourth column is the offset), and in a .ctf also the alpha forms "4 4" and
-    /// "4 5" (the fifth column is the offset); a third dimension, if written, repeats the first.
+    /// or "3 4" (the fourth column is the offset), or the alpha forms "4 4" and "4 5" (the fifth
+    /// column is the offset); a third dimension, if written, repeats the first.
     /// Up to version 1.2 it is "3 3 3", or in a .ctf "4 4 3" whose fourth column is the offset.
     /// The alpha row is ignored, and the alpha column adds to the offset: OpenColorIO applies a
     /// matrix to an RGB image with alpha 1.
     private func matrix(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> MatrixOp {
         let early = legacyVersion.map { $0 <= (1, 2, 0) } ?? false
-        let alpha = isCTF
-        let (dims, values, array, _) = try self.array(node, describe: alpha ? "\"3 3\", \"3 4\", \"4 4\" or \"4 5\"" : "\"3 3\" or \"3 4\"",
-                                                 check: { Self.isMatrixShape($0, alpha: alpha) || (alpha && $0 == [4, 4, 3]) },
+        let (dims, values, array, _) = try self.array(node, describe: "\"3 3\", \"3 4\", \"4 4\" or \"4 5\"",
+                                                 check: { Self.isMatrixShape($0) || $0 == [4, 4, 3] },
                                                  count: { $0[0] * $0[1] })
         let shape = "dim \"\(dims.map(String.init).joined(separator: " "))\""
         // OpenColorIO refuses the other shapes in a file up to version 1.2, and this one after it.
@@ -464,11 +467,11 @@ struct CLFNodeReader {
         }
     }
 
-    /// "3 3", "3 4" and, with `alpha`, "4 4" or "4 5", with an optional third dimension equal to
-    /// the first.
-    private static func isMatrixShape(_ dims: [Int], alpha: Bool) -> Bool {
+    /// "3 3", "3 4", "4 4" or "4 5", with an optional third dimension equal to the first. The
+    /// 4-row forms (RGBA) are OpenColorIO's, which reads them in a .clf as in a .ctf.
+    private static func isMatrixShape(_ dims: [Int]) -> Bool {
         guard dims.count == 2 || (dims.count == 3 && dims[2] == dims[0]) else { return false }
-        return (dims[0] == 3 && (dims[1] == 3 || dims[1] == 4)) || (alpha && dims[0] == 4 && (dims[1] == 4 || dims[1] == 5))
+        return (dims[0] == 3 && (dims[1] == 3 || dims[1] == 4)) || (dims[0] == 4 && (dims[1] == 4 || dims[1] == 5))
     }
 
     private func range(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> RangeOp {
@@ -533,7 +536,7 @@ struct CLFNodeReader {
     }
 
     private func style(_ node: XMLElementTree) throws(LUTFileError) -> String {
-        guard let style = node.attribute("style") else { throw fail(node, "attribute style is missing") }
+        guard let style = node.attribute("style") else { throw missing(node, "attribute style") }
         return style
     }
 
@@ -555,6 +558,13 @@ struct CLFNodeReader {
             }
             do throws(TransformError) {
                 return try LogOp(style: style)
+            } catch {
+                throw fail(node, error.description)
+            }
+        }
+        if let cineon = try cineonParameters(node, style: style, elements) {
+            do throws(TransformError) {
+                return try LogOp(style: style, base: 10, parameters: cineon)
             } catch {
                 throw fail(node, error.description)
             }
@@ -586,19 +596,64 @@ struct CLFNodeReader {
     }
 
     /// Refuses a Log where OpenColorIO has none: in a file stating `compCLFversion` up to 2.0 or
-    /// a pre-SMPTE `version` below 1.3. Before version 2.0 a pre-SMPTE file gives a parametric
-    /// style OpenColorIO's older Cineon parameters (gamma, refWhite, refBlack), which OpenColorIO
-    /// requires and colorcube does not read, so that is refused too.
+    /// a pre-SMPTE `version` below 1.3, or a camera style before version 2.0 (whose LogParams then
+    /// take the Cineon parameters alone, which do not define a camera log).
     private func checkLogVersion(_ node: XMLElementTree, _ style: LogOp.Style) throws(LUTFileError) {
         let advice = legacyVersion == nil ? "state compCLFversion=\"3.0\"" : "state version=\"2.0\""
         if readsAsCLF ? ctfVersion < (2, 0, 0) : ctfVersion < (1, 3, 0) {
             throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with "
                 + "\(readsAsCLF ? "CLF 3" : "version 1.3")): \(advice)")
         }
-        if legacyVersion != nil, ctfVersion < (2, 0, 0), style.takesParameters {
-            throw fail(node, "a file stating \(statedVersion) gives a \(style.rawValue) Log the older Cineon parameters "
-                + "(gamma, refWhite, refBlack), which colorcube does not read: \(advice) and write its LogParams as CLF 3 does")
+        if !readsAsCLF, ctfVersion < (2, 0, 0), style.isCamera {
+            throw fail(node, "a file stating \(statedVersion) has no \(style.rawValue) Log (it came with version 2.0): \(advice)")
         }
+    }
+
+    /// The names of the Cineon parameters, in the order `LogOp.Parameters(cineon:)` takes them.
+    private static let cineonNames = ["gamma", "refWhite", "refBlack", "highlight", "shadow"]
+
+    /// A linToLog or logToLin Log of a pre-SMPTE file written with the Cineon parameters (gamma,
+    /// refWhite, refBlack, highlight, shadow), as the LogParams of CTF files have them, each channel
+    /// turned into the slopes and offsets of a base-10 log; nil when the Log is written otherwise.
+    /// Before version 2.0 these are the only parameters read (others are skipped, as OpenColorIO
+    /// skips them) and every channel needs all five; from 2.0 a LogParams that gives any of them is
+    /// Cineon, and mixing them with CLF 3's parameters is refused.
+    private mutating func cineonParameters(_ node: XMLElementTree, style: LogOp.Style,
+                                           _ elements: [XMLElementTree]) throws(LUTFileError) -> [LogOp.Parameters]? {
+        guard !readsAsCLF, !style.isCamera else { return nil }
+        let early = ctfVersion < (2, 0, 0)
+        let cineon = elements.filter { element in Self.cineonNames.contains { element.attribute($0) != nil } }
+        guard early || !cineon.isEmpty else { return nil }
+        let clfNames = ["logSideSlope", "logSideOffset", "linSideSlope", "linSideOffset", "base", "linSideBreak", "linearSlope"]
+        var skipped: Set<String> = []
+        var given: [[Double]?] = [nil, nil, nil]
+        for element in elements {
+            for name in clfNames where element.attribute(name) != nil {
+                guard early else { throw fail(element, "\(name) is a CLF 3 parameter; a LogParams gives Cineon or CLF 3 parameters, not both") }
+                skipped.insert(name)
+            }
+            var values: [Double] = []
+            for name in Self.cineonNames { values.append(try number(element, name)) }
+            for channel in try channels(element) { given[channel] = values }
+        }
+        if !skipped.isEmpty {
+            notes.append("line \(node.line): \(skipped.sorted().joined(separator: ", ")) skipped, as OpenColorIO skips them: "
+                + "a file stating \(statedVersion) gives a \(style.rawValue) Log the Cineon parameters alone")
+        }
+        var parameters: [LogOp.Parameters] = []
+        for (channel, values) in given.enumerated() {
+            guard let values else {
+                throw missing(node, "the Cineon LogParams for \(["red", "green", "blue"][channel])",
+                              hint: "they give \(Self.cineonNames.joined(separator: ", ")) for each channel")
+            }
+            do throws(TransformError) {
+                parameters.append(try LogOp.Parameters(cineonGamma: values[0], refWhite: values[1], refBlack: values[2],
+                                                       highlight: values[3], shadow: values[4]))
+            } catch {
+                throw fail(node, error.description)
+            }
+        }
+        return parameters
     }
 
     /// The exponent styles a file before CLF 3 (CTF 2.0) may use.
@@ -633,7 +688,7 @@ struct CLFNodeReader {
         var exponent = SIMD3<Double>.one, offset = SIMD3<Double>.zero
         for element in elements {
             guard let (attribute, text) = element.lastAttribute(among: ["exponent", "gamma"]) else {
-                throw fail(element, "attribute exponent (or gamma) is missing")
+                throw missing(element, "attribute exponent (or gamma)")
             }
             let g = try number(element, attribute, text: text)
             if !style.isMonCurve, element.attribute("offset") != nil {
@@ -652,9 +707,10 @@ struct CLFNodeReader {
         }
     }
 
-    /// An ASC_CDL, refused as OpenColorIO refuses it in a .ctf before version 1.3.
+    /// An ASC_CDL, refused as OpenColorIO refuses it in a file stating a pre-SMPTE version (or a
+    /// .ctf stating none) before 1.3.
     private func cdl(_ node: XMLElementTree) throws(LUTFileError) -> CDLOp {
-        if isCTF, !readsAsCLF, ctfVersion < (1, 3, 0) {
+        if !readsAsCLF, ctfVersion < (1, 3, 0) {
             throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version 1.3): state version=\"1.3\"")
         }
         let name = node.attribute("style") ?? "Fwd"

@@ -182,9 +182,7 @@ public struct CinespaceFormat: LUTFileFormat {
             var rows: [[Double]] = []
             for what in ["inputs", "outputs"] {
                 try next("the pre-LUT \(what)")
-                guard scanner.tokenCount == count else {
-                    throw .malformed(path: path, line: scanner.lineNumber, reason: "the pre-LUT \(what) line needs \(count) numbers, found \(scanner.tokenCount)")
-                }
+                try TextLUTParsing.expectTokens(scanner, count, what: "numbers on the pre-LUT \(what) line", path: path)
                 var row: [Double] = []
                 row.reserveCapacity(count)
                 for index in 0..<count { row.append(try TextLUTParsing.number(scanner, index, path: path, what: "pre-LUT \(what)")) }
@@ -210,9 +208,7 @@ public struct CinespaceFormat: LUTFileFormat {
         try next(isThreeD ? "the 3D table's size" : "the 1D table's length")
         let sizeLine = scanner.lineNumber
         if isThreeD {
-            guard scanner.tokenCount == 3 else {
-                throw .malformed(path: path, line: sizeLine, reason: "the 3D table's size line needs three sizes, e.g. 33 33 33")
-            }
+            try TextLUTParsing.expectTokens(scanner, 3, what: "sizes on the 3D table's size line (e.g. 33 33 33)", path: path)
             let size = try TextLUTParsing.whole(scanner, 0, in: ColorCube.sizeRange, path: path, what: "3D size")
             for index in 1..<3 where scanner.integer(scanner.token(index)) != size {
                 throw .malformed(path: path, line: sizeLine, reason: "the three sizes must be equal")
@@ -228,9 +224,7 @@ public struct CinespaceFormat: LUTFileFormat {
             let table = try TextLUTParsing.cube(redFastest: values, size: size, path: path, line: scanner.lineNumber)
             operations.append(LUT3DOp(table: table))
         } else {
-            guard scanner.tokenCount == 1 else {
-                throw .malformed(path: path, line: sizeLine, reason: "the 1D table's length line needs one whole number")
-            }
+            try TextLUTParsing.expectTokens(scanner, 1, what: "whole number on the 1D table's length line", path: path)
             let length = try TextLUTParsing.whole(scanner, 0, in: TextLUTParsing.lengthRange, path: path, what: "1D length")
             var entries: [SIMD3<Double>] = []
             entries.reserveCapacity(TextLUTParsing.reservation(declared: length, fileBytes: bytes.count, bytesPerEntry: 6))
@@ -248,9 +242,7 @@ public struct CinespaceFormat: LUTFileFormat {
     /// One "r g b" line; a 1D table's (`isTableEntry`) may hold `nan` and `inf`, read as
     /// OpenColorIO reads them (`TextLUTParsing.nonFiniteEntry`).
     private static func triple(_ scanner: inout TextLineScanner, path: String, isTableEntry: Bool = false) throws(LUTFileError) -> SIMD3<Double> {
-        guard scanner.tokenCount == 3 else {
-            throw .malformed(path: path, line: scanner.lineNumber, reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
-        }
+        try TextLUTParsing.expectTokens(scanner, 3, what: TextLUTParsing.tripleWords, path: path)
         var rgb = SIMD3<Double>()
         for (channel, what) in ["red", "green", "blue"].enumerated() {
             rgb[channel] = isTableEntry ? try TextLUTParsing.tableEntry(scanner, channel, path: path, what: what)

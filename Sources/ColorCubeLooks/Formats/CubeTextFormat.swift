@@ -260,10 +260,7 @@ public struct CubeTextFormat: LUTFileFormat {
                 values.reserveCapacity(min(current.cubeEntryCount, linesLeft) * 4)
                 layout = current
             }
-            guard scanner.tokenCount == 3 else {
-                throw .malformed(path: path, line: line,
-                                 reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
-            }
+            try TextLUTParsing.expectTokens(scanner, 3, what: TextLUTParsing.tripleWords, path: path)
             var rgb = SIMD3<Float>()
             // A 1D entry may be nan or inf, read as OpenColorIO reads them; a 3D entry may not.
             let isShaperLine = shaperEntries.count < current.shaperSize
@@ -300,8 +297,8 @@ public struct CubeTextFormat: LUTFileFormat {
         }
         let found = shaperEntries.count + values.count / 4
         guard found == final.shaperSize + final.cubeEntryCount else {
-            throw .malformed(path: path, line: endLine,
-                             reason: "the file ends after \(found) data lines; the header calls for \(final.expectation)")
+            throw .malformed(path: path, line: endLine, defect: .endsEarly(
+                what: "data lines", found: found, expected: final.shaperSize + final.cubeEntryCount, calledFor: final.sizes))
         }
         let table: ColorCube?
         do throws(CubeError) {
@@ -332,6 +329,15 @@ public struct CubeTextFormat: LUTFileFormat {
         var domainMax: SIMD3<Double>
 
         var cubeEntryCount: Int { cubeSize * cubeSize * cubeSize }
+
+        /// "LUT_3D_SIZE 3", or with a shaper "LUT_1D_SIZE 6 and LUT_3D_SIZE 3".
+        var sizes: String {
+            switch (shaperSize, cubeSize) {
+            case (0, _): "LUT_3D_SIZE \(cubeSize)"
+            case (_, 0): "LUT_1D_SIZE \(shaperSize)"
+            default: "LUT_1D_SIZE \(shaperSize) and LUT_3D_SIZE \(cubeSize)"
+            }
+        }
 
         /// "27 lines of LUT_3D_SIZE 3", or with a shaper "6 + 27 lines of LUT_1D_SIZE 6 and LUT_3D_SIZE 3".
         var expectation: String {
@@ -440,10 +446,7 @@ public struct CubeTextFormat: LUTFileFormat {
 
         private static func size(_ scanner: TextLineScanner, range: ClosedRange<Int>, path: String) throws(LUTFileError) -> Int {
             let keyword = scanner.keyword(scanner.token(0))
-            guard scanner.tokenCount == 2 else {
-                throw .malformed(path: path, line: scanner.lineNumber,
-                                 reason: "\(keyword) needs one whole number, e.g. \(keyword) 33")
-            }
+            try TextLUTParsing.expectTokens(scanner, 1, skipping: 1, what: "whole number after \(keyword) (e.g. \(keyword) 33)", path: path)
             return try TextLUTParsing.whole(scanner, 1, in: range, path: path, what: keyword)
         }
 
@@ -460,7 +463,7 @@ public struct CubeTextFormat: LUTFileFormat {
             }
             guard numbers.count == count else {
                 throw .malformed(path: path, line: scanner.lineNumber,
-                                 reason: "\(keyword) needs \(count) numbers, found \(numbers.count)")
+                                 defect: .wrongCount(what: "numbers after \(keyword)", expected: count, found: numbers.count))
             }
             return numbers
         }

@@ -98,7 +98,8 @@ public struct Discreet1DLFormat: LUTFileFormat {
             if let value = pending { table.append(value); pending = nil }
             while table.count < length {
                 guard nextValueLine() else {
-                    throw .malformed(path: path, line: scanner.endOfFileLine, reason: "the file ends in table \(tables.count + 1) after \(table.count) of \(length) values")
+                    throw .malformed(path: path, line: scanner.endOfFileLine, defect: .endsEarly(
+                        what: "values of table \(tables.count + 1)", found: table.count, expected: length, calledFor: "length \(length)"))
                 }
                 table.append(try value(scanner, path: path))
             }
@@ -131,9 +132,7 @@ public struct Discreet1DLFormat: LUTFileFormat {
     }
 
     private static func value(_ scanner: TextLineScanner, path: String) throws(LUTFileError) -> Int {
-        guard scanner.tokenCount == 1 else {
-            throw .malformed(path: path, line: scanner.lineNumber, reason: "expected one whole number per line, found \(scanner.tokenCount) values")
-        }
+        try TextLUTParsing.expectTokens(scanner, 1, what: "whole number per line", path: path)
         return try TextLUTParsing.whole(scanner, 0, in: 0...65535, path: path, what: "table value")
     }
 

@@ -51,14 +51,19 @@ public struct HoudiniLUTFormat: TextTransformFormat {
             header[key] = (scanner.tokens.dropFirst().map(scanner.string), scanner.lineNumber)
         }
         let headerEnd = scanner.endOfFileLine
-        guard sawLUT else { throw .malformed(path: path, line: headerEnd, reason: "no 'LUT:' line ends the header") }
+        guard sawLUT else {
+            throw .malformed(path: path, line: headerEnd, defect: .missing(part: "the 'LUT:' line", container: nil, hint: "it ends the header"))
+        }
         func item(_ key: String, count: ClosedRange<Int>) throws(LUTFileError) -> (values: [String], line: Int) {
             let name = key.prefix(1) + key.dropFirst().lowercased()
             guard let found = header[key] else {
-                throw .malformed(path: path, line: headerEnd, reason: "no '\(name)' line in the header (Version, Format, Type, From, To, Black, White and Length are required)")
+                throw .malformed(path: path, line: headerEnd, defect: .missing(
+                    part: "the '\(name)' line", container: nil, hint: "the header needs Version, Format, Type, From, To, Black, White and Length"))
             }
             guard count.contains(found.values.count) else {
-                throw .malformed(path: path, line: found.line, reason: "'\(name)' needs \(count.lowerBound == count.upperBound ? "\(count.lowerBound)" : "\(count.lowerBound) or \(count.upperBound)") value(s), found \(found.values.count)")
+                let expected = count.contains(1) ? 1 : count.lowerBound
+                let what = count.count == 1 ? "values after '\(name)'" : "values after '\(name)' (or \(count.upperBound))"
+                throw .malformed(path: path, line: found.line, defect: .wrongCount(what: what, expected: expected, found: found.values.count))
             }
             return found
         }
@@ -136,10 +141,12 @@ public struct HoudiniLUTFormat: TextTransformFormat {
         if let pendingName { throw .malformed(path: path, line: pendingName.line, reason: "'\(pendingName.name)' is not followed by a '{' block") }
         func block(_ name: String, count: Int, label: String) throws(LUTFileError) -> [Double] {
             guard let found = blocks[name] else {
-                throw .malformed(path: path, line: end, reason: "Type \(type.values[0]) needs a \(label) block")
+                throw .malformed(path: path, line: end,
+                                 defect: .missing(part: "the \(label) block", container: nil, hint: "Type \(type.values[0]) needs one"))
             }
             guard found.values.count == count else {
-                throw .malformed(path: path, line: found.line, reason: "the \(label) block holds \(found.values.count) values; the header calls for \(count)")
+                throw .malformed(path: path, line: found.line, defect: .wrongCount(
+                    what: "values in the \(label) block (the header's Length)", expected: count, found: found.values.count))
             }
             return found.values
         }

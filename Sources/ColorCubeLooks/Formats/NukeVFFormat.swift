@@ -55,16 +55,14 @@ public struct NukeVFFormat: TextTransformFormat {
             if !inData {
                 let key = scanner.keyword(scanner.token(0))
                 if key == "GRID_SIZE" {
-                    guard scanner.tokenCount == 4 else { throw .malformed(path: path, line: line, reason: "grid_size needs three sizes") }
+                    try TextLUTParsing.expectTokens(scanner, 3, skipping: 1, what: "sizes after grid_size", path: path)
                     let n = try TextLUTParsing.whole(scanner, 1, in: ColorCube.sizeRange, path: path, what: "grid_size")
                     for index in 2..<4 where scanner.integer(scanner.token(index)) != n {
                         throw .malformed(path: path, line: line, reason: "grid_size must give one size three times")
                     }
                     size = n
                 } else if key == "GLOBAL_TRANSFORM" {
-                    guard scanner.tokenCount == 17 else {
-                        throw .malformed(path: path, line: line, reason: "global_transform needs 16 numbers, found \(scanner.tokenCount - 1)")
-                    }
+                    try TextLUTParsing.expectTokens(scanner, 16, skipping: 1, what: "numbers after global_transform", path: path)
                     var matrix: [Double] = []
                     for index in 1..<17 { matrix.append(try TextLUTParsing.number(scanner, index, path: path, what: "global_transform")) }
                     global = matrix
@@ -76,9 +74,7 @@ public struct NukeVFFormat: TextTransformFormat {
                 continue
             }
             guard let size else { continue }
-            guard scanner.tokenCount == 3 else {
-                throw .malformed(path: path, line: line, reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
-            }
+            try TextLUTParsing.expectTokens(scanner, 3, what: TextLUTParsing.tripleWords, path: path)
             guard values.count < size * size * size * 3 else {
                 throw .malformed(path: path, line: line, reason: "more data lines than the \(size * size * size) of grid_size \(size)")
             }
@@ -87,7 +83,8 @@ public struct NukeVFFormat: TextTransformFormat {
         let end = scanner.endOfFileLine
         guard let size, inData else { throw .malformed(path: path, line: end, reason: "no grid_size and data lines") }
         guard values.count == size * size * size * 3 else {
-            throw .malformed(path: path, line: end, reason: "the file ends after \(values.count / 3) data lines; grid_size \(size) calls for \(size * size * size)")
+            throw .malformed(path: path, line: end, defect: .endsEarly(
+                what: "data lines", found: values.count / 3, expected: size * size * size, calledFor: "grid_size \(size)"))
         }
         var operations: [any TransformOp] = []
         if let global {

@@ -77,9 +77,7 @@ public struct PandoraFormat: TextTransformFormat {
                 guard inValues, let size else {
                     throw .malformed(path: path, line: line, reason: "unknown line '\(scanner.excerpt(scanner.token(0)))' before 'values red green blue'")
                 }
-                guard scanner.tokenCount == 4 else {
-                    throw .malformed(path: path, line: line, reason: "expected 4 whole numbers (index red green blue), found \(scanner.tokenCount)")
-                }
+                try TextLUTParsing.expectTokens(scanner, 4, what: "whole numbers (index red green blue)", path: path)
                 guard values.count < size * size * size * 3 else {
                     throw .malformed(path: path, line: line, reason: "more value lines than in \(size * size * size)")
                 }
@@ -88,10 +86,18 @@ public struct PandoraFormat: TextTransformFormat {
             }
         }
         let end = scanner.endOfFileLine
-        guard let size, inValues else { throw .malformed(path: path, line: end, reason: "no 'in' and 'values red green blue' lines") }
-        guard let outMaximum else { throw .malformed(path: path, line: end, reason: "no 'out m' line gives the output scale") }
+        guard let size else {
+            throw .malformed(path: path, line: end, defect: .missing(part: "the 'in n^3' line", container: nil, hint: nil))
+        }
+        guard inValues else {
+            throw .malformed(path: path, line: end, defect: .missing(part: "the 'values red green blue' line", container: nil, hint: nil))
+        }
+        guard let outMaximum else {
+            throw .malformed(path: path, line: end, defect: .missing(part: "the 'out m' line", container: nil, hint: "it gives the output scale"))
+        }
         guard values.count == size * size * size * 3 else {
-            throw .malformed(path: path, line: end, reason: "the file ends after \(values.count / 3) value lines; in calls for \(size * size * size)")
+            throw .malformed(path: path, line: end, defect: .endsEarly(
+                what: "value lines", found: values.count / 3, expected: size * size * size, calledFor: "in \(size * size * size)"))
         }
         let scale = Float(1) / Float(outMaximum - 1)
         return Transform([LUT3DOp(table: try TextLUTParsing.cube(blueFastest: values.map { Float($0) * scale }, size: size, path: path, line: end))])

@@ -93,26 +93,34 @@ public struct Spi1DFormat: LUTFileFormat {
             if scanner.string(first).hasPrefix("{") {
                 opened = true
             } else if scanner.token(first, is: "VERSION") {
-                guard scanner.tokenCount == 2 else { throw .malformed(path: path, line: line, reason: "Version needs one whole number") }
+                try TextLUTParsing.expectTokens(scanner, 1, skipping: 1, what: "whole number after Version", path: path)
                 version = try TextLUTParsing.whole(scanner, 1, in: 1...1, path: path, what: "Version (only version 1 exists)")
             } else if scanner.token(first, is: "FROM") {
-                guard scanner.tokenCount == 3 else { throw .malformed(path: path, line: line, reason: "From needs two numbers, e.g. From 0.0 1.0") }
+                try TextLUTParsing.expectTokens(scanner, 2, skipping: 1, what: "numbers after From (e.g. From 0.0 1.0)", path: path)
                 from = (try TextLUTParsing.number(scanner, 1, path: path, what: "From"),
                         try TextLUTParsing.number(scanner, 2, path: path, what: "From"))
                 fromLine = line
             } else if scanner.token(first, is: "LENGTH") {
-                guard scanner.tokenCount == 2 else { throw .malformed(path: path, line: line, reason: "Length needs one whole number") }
+                try TextLUTParsing.expectTokens(scanner, 1, skipping: 1, what: "whole number after Length", path: path)
                 length = try TextLUTParsing.whole(scanner, 1, in: TextLUTParsing.lengthRange, path: path, what: "Length")
             } else if scanner.token(first, is: "COMPONENTS") {
-                guard scanner.tokenCount == 2 else { throw .malformed(path: path, line: line, reason: "Components needs one whole number") }
+                try TextLUTParsing.expectTokens(scanner, 1, skipping: 1, what: "whole number after Components", path: path)
                 components = try TextLUTParsing.whole(scanner, 1, in: 1...3, path: path, what: "Components")
             }
         }
         let headerEnd = scanner.endOfFileLine
-        guard opened else { throw .malformed(path: path, line: headerEnd, reason: "no '{' opens the table") }
-        guard version != nil else { throw .malformed(path: path, line: headerEnd, reason: "no 'Version 1' line before '{'") }
-        guard let length else { throw .malformed(path: path, line: headerEnd, reason: "no 'Length n' line before '{'") }
-        guard let components else { throw .malformed(path: path, line: headerEnd, reason: "no 'Components c' line before '{'") }
+        guard opened else {
+            throw .malformed(path: path, line: headerEnd, defect: .missing(part: "the '{' that opens the table", container: nil, hint: nil))
+        }
+        guard version != nil else {
+            throw .malformed(path: path, line: headerEnd, defect: .missing(part: "the 'Version 1' line", container: nil, hint: "it comes before '{'"))
+        }
+        guard let length else {
+            throw .malformed(path: path, line: headerEnd, defect: .missing(part: "the 'Length n' line", container: nil, hint: "it comes before '{'"))
+        }
+        guard let components else {
+            throw .malformed(path: path, line: headerEnd, defect: .missing(part: "the 'Components c' line", container: nil, hint: "it comes before '{'"))
+        }
         guard from.1 != from.0 else {
             throw .malformed(path: path, line: fromLine, reason: "From \(from.0) \(from.1) is an empty input range")
         }
@@ -124,9 +132,7 @@ public struct Spi1DFormat: LUTFileFormat {
             guard scanner.tokenCount > 0 else { continue }
             let line = scanner.lineNumber
             if scanner.string(scanner.token(0)) == "}" { closed = true; break }
-            guard scanner.tokenCount == components else {
-                throw .malformed(path: path, line: line, reason: "expected \(components) value(s) per line (Components \(components)), found \(scanner.tokenCount)")
-            }
+            try TextLUTParsing.expectTokens(scanner, components, what: "values per line (Components \(components))", path: path)
             guard entries[0].count < length else {
                 throw .malformed(path: path, line: line, reason: "more entries than Length \(length)")
             }
@@ -138,9 +144,11 @@ public struct Spi1DFormat: LUTFileFormat {
             for channel in 0..<3 { entries[channel].append(values[channel]) }
         }
         let end = scanner.endOfFileLine
-        guard closed else { throw .malformed(path: path, line: end, reason: "no '}' closes the table") }
+        guard closed else {
+            throw .malformed(path: path, line: end, defect: .missing(part: "the '}' that closes the table", container: nil, hint: nil))
+        }
         guard entries[0].count == length else {
-            throw .malformed(path: path, line: scanner.lineNumber, reason: "the table holds \(entries[0].count) entries; Length says \(length)")
+            throw .malformed(path: path, line: scanner.lineNumber, defect: .wrongCount(what: "table entries (Length \(length))", expected: length, found: entries[0].count))
         }
         // A decreasing From range runs the table backwards; OpenColorIO maps lo to 0 and hi to 1
         // either way, so the table reversed over hi...lo is the same function.

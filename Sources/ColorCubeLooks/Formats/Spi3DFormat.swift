@@ -44,9 +44,7 @@ public struct Spi3DFormat: TextTransformFormat {
         guard scanner.nextLine(), scanner.nextLine() else {
             throw .malformed(path: path, line: scanner.endOfFileLine, reason: "the file ends before the size line (line 3)")
         }
-        guard scanner.tokenCount == 3 else {
-            throw .malformed(path: path, line: scanner.lineNumber, reason: "line 3 must give the size three times, e.g. 33 33 33")
-        }
+        try TextLUTParsing.expectTokens(scanner, 3, what: "sizes on line 3 (e.g. 33 33 33)", path: path)
         let size = try TextLUTParsing.whole(scanner, 0, in: ColorCube.sizeRange, path: path, what: "size")
         for index in 1..<3 where scanner.integer(scanner.token(index)) != size {
             throw .malformed(path: path, line: scanner.lineNumber,
@@ -65,9 +63,7 @@ public struct Spi3DFormat: TextTransformFormat {
         while remaining > 0, scanner.nextLine() {
             guard scanner.tokenCount > 0 else { continue }
             let line = scanner.lineNumber
-            guard scanner.tokenCount == 6 else {
-                throw .malformed(path: path, line: line, reason: "expected 6 values (red, green and blue index, then red, green and blue), found \(scanner.tokenCount)")
-            }
+            try TextLUTParsing.expectTokens(scanner, 6, what: "values (red, green and blue index, then red, green and blue)", path: path)
             var index = SIMD3<Int>()
             for axis in 0..<3 {
                 index[axis] = try TextLUTParsing.whole(scanner, axis, in: 0...(size - 1), path: path, what: "node index")
@@ -83,7 +79,8 @@ public struct Spi3DFormat: TextTransformFormat {
             }
         }
         guard remaining == 0 else {
-            throw .malformed(path: path, line: scanner.endOfFileLine, reason: "the file ends with \(remaining) of the \(count) nodes missing")
+            throw .malformed(path: path, line: scanner.endOfFileLine, defect: .endsEarly(
+                what: "node lines", found: count - remaining, expected: count, calledFor: "a \(size)-cube"))
         }
         let table = try TextLUTParsing.cube(redFastest: values, size: size, path: path, line: scanner.lineNumber)
         return Transform([LUT3DOp(table: table)])

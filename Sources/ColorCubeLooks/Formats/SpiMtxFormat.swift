@@ -36,7 +36,8 @@ public struct SpiMtxFormat: TextTransformFormat {
             }
         }
         guard numbers.count == 12 else {
-            throw .malformed(path: path, line: scanner.endOfFileLine, reason: "an .spimtx holds 12 numbers (3 rows of 3 weights and an offset); found \(numbers.count)")
+            throw .malformed(path: path, line: scanner.endOfFileLine,
+                             defect: .wrongCount(what: "numbers (3 rows of 3 weights and an offset)", expected: 12, found: numbers.count))
         }
         let rows = (0..<3).map { SIMD3(numbers[4 * $0], numbers[4 * $0 + 1], numbers[4 * $0 + 2]) }
         let offset = SIMD3(numbers[3], numbers[7], numbers[11]) / 65535

@@ -18,6 +18,20 @@ enum TextLUTParsing {
         return value
     }
 
+    /// Checks that the scanner's line holds `expected` tokens (`what`: the words after the count,
+    /// "values (red green blue)"), skipping the first `skipping` (a keyword).
+    /// - Throws: `LUTFileError.malformed` with `.wrongCount`.
+    static func expectTokens(_ scanner: TextLineScanner, _ expected: Int, skipping: Int = 0, what: String,
+                             path: String) throws(LUTFileError) {
+        let found = scanner.tokenCount - skipping
+        guard found == expected else {
+            throw .malformed(path: path, line: scanner.lineNumber, defect: .wrongCount(what: what, expected: expected, found: found))
+        }
+    }
+
+    /// The words for a data line of a lattice: "values (red green blue)".
+    static let tripleWords = "values (red green blue)"
+
     /// Token `index` of the scanner's line as a whole number in `range`.
     /// - Throws: `LUTFileError.malformed` naming the line, `what` the number is and the range.
     static func whole(_ scanner: TextLineScanner, _ index: Int, in range: ClosedRange<Int>, path: String,

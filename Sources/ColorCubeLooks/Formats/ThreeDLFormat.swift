@@ -214,10 +214,7 @@ public struct ThreeDLFormat: LUTFileFormat {
                 codes.reserveCapacity(min(numbers.count * numbers.count * numbers.count, bytes.count / 6) * 3)
                 continue
             }
-            guard scanner.tokenCount == 3 else {
-                throw .malformed(path: path, line: line,
-                                 reason: "expected 3 values (red green blue), found \(scanner.tokenCount)")
-            }
+            try TextLUTParsing.expectTokens(scanner, 3, what: TextLUTParsing.tripleWords, path: path)
             let red = try integer(scanner, 0, path: path)
             let green = try integer(scanner, 1, path: path)
             let blue = try integer(scanner, 2, path: path)
@@ -239,8 +236,8 @@ public struct ThreeDLFormat: LUTFileFormat {
         if let shaper {
             size = shaper.count
             guard codes.count / 3 == size * size * size else {
-                throw .malformed(path: path, line: endLine, reason: "the file ends after \(codes.count / 3) data lines; "
-                    + "a shaper of \(size) values calls for \(size * size * size)")
+                throw .malformed(path: path, line: endLine, defect: .endsEarly(
+                    what: "data lines", found: codes.count / 3, expected: size * size * size, calledFor: "a shaper of \(size) values"))
             }
         } else if let firstLine, codes.count / 3 == 28, firstLine[0] < firstLine[1], firstLine[1] < firstLine[2] {
             shaper = firstLine
