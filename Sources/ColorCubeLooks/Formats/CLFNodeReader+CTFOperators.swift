@@ -6,9 +6,13 @@ import ColorCubeTransform
 extension CLFNodeReader {
     /// The canonical name of a CTF operator colorcube reads (`key` in lower case), in a .ctf that
     /// OpenColorIO reads as a CTF; nil otherwise, so the operator is refused with the others.
+    /// A Reference is read in any .ctf, an InverseLUT1D or InverseLUT3D only in one that does
+    /// not state a `compCLFversion`, as OpenColorIO reads them.
     func readableCTFOperator(_ key: String) -> String? {
-        guard isCTF, !readsAsCLF else { return nil }
-        return ["inverselut1d": "InverseLUT1D", "inverselut3d": "InverseLUT3D", "reference": "Reference"][key]
+        guard isCTF else { return nil }
+        if key == "reference" { return "Reference" }
+        guard !readsAsCLF else { return nil }
+        return ["inverselut1d": "InverseLUT1D", "inverselut3d": "InverseLUT3D"][key]
     }
 
     mutating func ctfOperator(_ node: XMLElementTree, _ kind: String, _ inDepth: CLFBitDepth,
@@ -161,10 +165,16 @@ extension CLFNodeReader {
                 + "put the file there or correct the path")
         }
         let look = try CTFReference.read(resolved, context: context)
+        // Counted at every level, so nested references count more than once: a bound, not a tally.
+        context.brought.total += look.transform.operations.count
+        if context.brought.total > Self.maxOperations {
+            throw fail(node, "the References bring in more than \(Self.maxOperations) operations in all (the most a ProcessList holds); "
+                + "bake the referenced files into one look first")
+        }
         notes += look.notes.map { "\(resolved): \($0)" }
         guard inverted else { return look.transform.operations }
         do throws(TransformError) {
-            return try CTFReference.openColorIOInverse(of: look.transform).operations
+            return try CTFReference.openColorIOInverse(of: look).operations
         } catch {
             throw fail(node, "inverted=\"true\", but \(resolved) has no inverse: \(error.description)")
         }

@@ -12,10 +12,20 @@ import ColorCubeTransform
 /// resolved and without regard to case, as OpenColorIO compares them) may not be referred to
 /// again: that is a cycle.
 enum CTFReference {
-    /// Where relative paths start and the files being read, outermost first.
+    /// Where relative paths start, the files being read (outermost first) and the operations
+    /// the references have brought in so far.
     struct Context: Sendable {
         var folder: String
         var chain: [String]
+        let brought: OperationCount
+    }
+
+    /// The operations references have brought into one file, shared by every file it reads. A
+    /// file of a thousand references to a file of a thousand references would otherwise make a
+    /// million operations from a few kilobytes.
+    final class OperationCount: @unchecked Sendable {
+        /// Read and written by the one thread reading the file.
+        var total = 0
     }
 
     /// The context of the references being read, nil outside any.
@@ -25,7 +35,7 @@ enum CTFReference {
     /// file, its folder and itself.
     static func context(reading path: String) -> Context {
         if let current { return current }
-        return Context(folder: folder(of: path), chain: [normalized(path)])
+        return Context(folder: folder(of: path), chain: [normalized(path)], brought: OperationCount())
     }
 
     /// `target` made absolute against `folder` (unless it is absolute) and normalized.
@@ -51,10 +61,14 @@ enum CTFReference {
         }
     }
 
-    /// `transform` inverted as OpenColorIO inverts a referenced file: a 3D LUT as
-    /// `TransformInverter.openColorIOInverse(of:)`, a 1D LUT over 0...1 as an InverseLUT1D with
-    /// no depth of its own (`CTFInverseTable`, 4096 codes), every other operation as `inverse()`.
-    static func openColorIOInverse(of transform: Transform) throws(TransformError) -> Transform {
+    /// `look` inverted as OpenColorIO inverts a referenced file: a 3D LUT as
+    /// `TransformInverter.openColorIOInverse(of:)`, a 1D LUT over 0...1 as an InverseLUT1D
+    /// (`CTFInverseTable`) baked over half floats when it comes from a CLF or CTF (whose tables are
+    /// mostly 32f; one stating an integer depth gets its codes in OpenColorIO, a small difference)
+    /// and over 4096 codes from a format that states no depth, every other operation as `inverse()`.
+    static func openColorIOInverse(of look: Look) throws(TransformError) -> Transform {
+        let transform = look.transform
+        let codes: Int? = ["clf", "ctf"].contains(look.format.name) ? nil : 4096
         var result: [any TransformOp] = []
         for operation in transform.operations.reversed() {
             if let lattice = operation as? LUT3DOp {
@@ -62,7 +76,7 @@ enum CTFReference {
             } else if let table = operation as? LUT1DOp,
                       table.curves.allSatisfy({ $0.inputs == .uniform(0...1) }) {
                 let tables = table.curves.map { CTFInverseTable(entries: $0.outputs, halfDomain: false) }
-                result.append(try LUT1DOp(curves: CTFInverseTable.bakedCurves(tables, codes: 4096)))
+                result.append(try LUT1DOp(curves: CTFInverseTable.bakedCurves(tables, codes: codes)))
             } else {
                 result.append(contentsOf: try operation.inverse())
             }
