@@ -41,8 +41,9 @@ struct CLFNodeReader {
         uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "Gamma", "ASC_CDL"].map { ($0.lowercased(), $0) })
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
     /// Operators of OpenColorIO's CTF format (lower case) other than `Gamma`. OpenColorIO refuses
-    /// most of them in a CLF and reads `Reference`; colorcube reads none, so each is refused
-    /// rather than skipped with the unknown elements.
+    /// most of them in a CLF and reads `Reference`; colorcube reads the ones
+    /// `readableCTFOperator(_:)` names in a .ctf, and refuses the others rather than skip them
+    /// with the unknown elements.
     private static let ctfOperators: Set<String> = [
         "aces", "exposurecontrast", "fixedfunction", "function", "gradinghuecurve", "gradingprimary",
         "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
