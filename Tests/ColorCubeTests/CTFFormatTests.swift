@@ -163,10 +163,6 @@ import Testing
         ("ExposureContrast", processList(node("ExposureContrast", " style=\"linear\"",
                                               "<ECParams exposure=\"1\" contrast=\"1\" gamma=\"1\" pivot=\"0.18\"/>"), root: "version=\"2.0\"")),
         ("FixedFunction", processList(node("FixedFunction", " style=\"RGB_TO_HSV\"", ""), root: "version=\"2.0\"")),
-        ("InverseLUT1D", processList(node("InverseLUT1D", "", "<Array dim=\"2 1\">0 1</Array>"), root: "version=\"1.3\"")),
-        ("InverseLUT3D", processList(node("InverseLUT3D", "", "<Array dim=\"2 2 2 3\">0 0 0 0 0 1 0 1 0 0 1 1 1 0 0 1 0 1 1 1 0 1 1 1</Array>"),
-                                     root: "version=\"1.6\"")),
-        ("Reference", processList(node("Reference", " path=\"other.ctf\"", ""), root: "version=\"1.7\"")),
         ("GradingPrimary", processList(node("GradingPrimary", " style=\"log\"", ""), root: "version=\"2.0\"")),
     ]
 

@@ -12,13 +12,13 @@ struct CLFNodeReader {
     private(set) var inputDescriptor: String?
     private(set) var outputDescriptor: String?
     /// What the user should know about how the file was read.
-    private(set) var notes: [String] = []
+    var notes: [String] = []
     private var previousDepth: (depth: CLFBitDepth, element: String)?
     /// The pre-SMPTE `version` (major, minor, revision), when the file states one.
     private var legacyVersion: (Int, Int, Int)?
     /// Whether OpenColorIO reads the file as a CLF rather than as its own CTF: when it states a
     /// `compCLFversion` other than 0 (or the SMPTE name). This decides the operators it takes.
-    private var readsAsCLF = true
+    private(set) var readsAsCLF = true
     /// The CTF version OpenColorIO reads the file as: a pre-SMPTE `version` itself, CTF 1.7 for
     /// a `compCLFversion` up to 2.0, CTF 2.0 for a later one.
     private var ctfVersion = (2, 0, 0)
@@ -41,8 +41,9 @@ struct CLFNodeReader {
         uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "Gamma", "ASC_CDL"].map { ($0.lowercased(), $0) })
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
     /// Operators of OpenColorIO's CTF format (lower case) other than `Gamma`. OpenColorIO refuses
-    /// most of them in a CLF and reads `Reference`; colorcube reads none, so each is refused
-    /// rather than skipped with the unknown elements.
+    /// most of them in a CLF and reads `Reference`; colorcube reads the ones
+    /// `readableCTFOperator(_:)` names in a .ctf, and refuses the others rather than skip them
+    /// with the unknown elements.
     private static let ctfOperators: Set<String> = [
         "aces", "exposurecontrast", "fixedfunction", "function", "gradinghuecurve", "gradingprimary",
         "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
@@ -73,8 +74,13 @@ struct CLFNodeReader {
                 + "(an identity <Matrix> if the look changes nothing)")
         }
         var operations: [any TransformOp] = []
-        for (node, kind) in nodes {
+        let pairs = try inversePairs(nodes)
+        for (index, (node, kind)) in nodes.enumerated() {
             let (inDepth, outDepth) = try depths(node)
+            if let replacement = pairs[index] {
+                operations.append(contentsOf: replacement)
+                continue
+            }
             let produced: [any TransformOp]
             switch kind {
             case "LUT1D": produced = try lut1D(node, inDepth, outDepth)
@@ -83,6 +89,7 @@ struct CLFNodeReader {
             case "Range": produced = [try range(node, inDepth, outDepth)]
             case "Log": produced = [try log(node)]
             case "Exponent", "Gamma": produced = [try exponent(node, params: kind + "Params")]
+            case "InverseLUT1D", "InverseLUT3D", "Reference": produced = try ctfOperator(node, kind, inDepth, outDepth)
             default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
@@ -98,7 +105,7 @@ struct CLFNodeReader {
         var skipped: [String] = []
         for child in root.children {
             let key = child.name.lowercased()
-            if let kind = Self.operationElements[key] {
+            if let kind = Self.operationElements[key] ?? readableCTFOperator(key) {
                 nodes.append((child, kind))
             } else if Self.ctfOperators.contains(key) {
                 throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator\(isCTF ? " colorcube cannot apply" : ", not a CLF one"); "
@@ -116,7 +123,7 @@ struct CLFNodeReader {
 
     // MARK: Attributes and numbers
 
-    private func fail(_ element: XMLElementTree, _ reason: String) -> LUTFileError {
+    func fail(_ element: XMLElementTree, _ reason: String) -> LUTFileError {
         .malformed(path: path, line: element.line, reason: "<\(element.name)>: \(reason)")
     }
 
@@ -280,7 +287,10 @@ struct CLFNodeReader {
 
     // MARK: Operations
 
-    private mutating func lut1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
+    /// A LUT1D's (or InverseLUT1D's) entries per channel (red, green, blue), divided by `depth`'s
+    /// scale, with whether they are one per half-float bit pattern.
+    mutating func lut1DEntries(_ node: XMLElementTree, scale depth: CLFBitDepth) throws(LUTFileError)
+        -> (outputs: [[Double]], halfDomain: Bool, array: XMLElementTree) {
         if let hue = node.attribute("hueAdjust") {
             guard hue.lowercased() == "dw3" else {
                 throw fail(node, "hueAdjust=\"\(hue.excerpt)\" is not dw3, the one hue adjustment CLF defines; "
@@ -312,14 +322,20 @@ struct CLFNodeReader {
                         value = value.isNaN ? 0 : (value < 0 ? -TextLUTParsing.largestTableEntry : TextLUTParsing.largestTableEntry)
                     }
                 }
-                outputs[channel].append(value / outDepth.scale)
+                outputs[channel].append(value / depth.scale)
             }
         }
         if nonFinite > 0 {
-            notes.append("line \(array.line): \(nonFinite) entr\(nonFinite == 1 ? "y" : "ies") of the <LUT1D> "
+            let element = node.name.lowercased() == "inverselut1d" ? "InverseLUT1D" : "LUT1D"
+            notes.append("line \(array.line): \(nonFinite) entr\(nonFinite == 1 ? "y" : "ies") of the <\(element)> "
                 + "\(nonFinite == 1 ? "is" : "are") NaN or beyond Float32, read as OpenColorIO reads them: NaN as 0, "
                 + "infinity as the largest Float32 (3.4e38) of its sign")
         }
+        return (outputs, halfDomain, array)
+    }
+
+    private mutating func lut1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
+        let (outputs, halfDomain, array) = try lut1DEntries(node, scale: outDepth)
         var operations: [any TransformOp] = try indexMap(node)
         var curves: [Curve] = []
         do throws(TransformError) {
@@ -351,7 +367,7 @@ struct CLFNodeReader {
         return true
     }
 
-    private mutating func lut3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
+    mutating func lut3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
         let sizes = ColorCube.sizeRange
         let (dims, values, array, _) = try self.array(node, describe: "\"N N N 3\" with N from \(sizes.lowerBound) to \(sizes.upperBound)",
                                                    check: { $0.count == 4 && $0[0] == $0[1] && $0[1] == $0[2] && sizes.contains($0[0]) && $0[3] == 3 },

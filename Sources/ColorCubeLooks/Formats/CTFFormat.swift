@@ -11,8 +11,16 @@ import ColorCubeCore
 /// - The version decides what a node may be: before 1.3 a Matrix takes `dim="3 3 3"` alone and
 ///   there is no `Log` or `ASC_CDL`; before 1.5 a Gamma has no alpha parameters; before 2.0 a
 ///   Gamma or Exponent has the basic and monCurve styles alone.
-/// - CTF's own operators (`ExposureContrast`, `FixedFunction`, `Function`, `ACES`, the grading
-///   operators, `InverseLUT1D`, `InverseLUT3D`, `Reference`) are refused, naming the element:
+/// - `InverseLUT1D` (a LUT1D's content, its entries in units of `inBitDepth`) reads as the 1D
+///   table OpenColorIO bakes its exact inverse into by default (`CTFInverseTable`); `InverseLUT3D`
+///   as the lattice it bakes (`TransformInverter.openColorIOInverse(of:)`); either next to the
+///   table it undoes as the clamp OpenColorIO's optimiser leaves. Neither is read in a file
+///   stating `compCLFversion`, as OpenColorIO reads neither there.
+/// - `Reference path="..."` reads the named file (any format colorcube reads), inverted when
+///   `inverted="true"`, relative paths starting from the folder of the first file read
+///   (`CTFReference`); cycles, missing files and `alias` references are refused.
+/// - CTF's other operators (`ExposureContrast`, `FixedFunction`, `Function`, `ACES`, the grading
+///   operators) are refused, naming the element:
 ///   colorcube cannot apply them, and skipping one would change the look. Baking the file with
 ///   OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
 /// Elements neither format defines are skipped, as OpenColorIO skips them, and named in the notes.
