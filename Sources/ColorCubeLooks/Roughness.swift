@@ -178,9 +178,13 @@ public struct Roughness: Sendable, Equatable {
             counts.deallocate()
         }
 
+        /// Counts `value` (not negative). Values beyond the last bin, infinities and NaN (a table
+        /// holding Float32's largest values gives them) count in the last bin: the comparison
+        /// happens before the conversion to Int, which traps on them.
         @inline(__always)
         func add(_ value: Float, lane: Int) {
-            counts[lane * Self.binCount + min(Int(value * Self.binsPerCode), Self.binCount - 1)] += 1
+            let scaled = value * Self.binsPerCode
+            counts[lane * Self.binCount + (scaled < Float(Self.binCount - 1) ? Int(scaled) : Self.binCount - 1)] += 1
         }
 
         func merge(_ other: Histogram) {

@@ -31,11 +31,16 @@ enum Diagnostics {
 }
 
 extension Diagnostics {
-    /// `value` with `places` decimals, rounded half away from zero ("1.25").
+    /// `value` with `places` decimals, rounded half away from zero ("1.25"); "inf", "-inf" and
+    /// "nan" for values that are not finite, and Swift's shortest form ("3.4028234663852886e+38")
+    /// for values too large for the digits to fit an Int.
     static func decimal(_ value: Double, places: Int) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         var scale = 1.0
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int((abs(value) * scale).rounded())
+        let magnitude = (abs(value) * scale).rounded()
+        guard magnitude < 1e18 else { return "\(value)" }
+        let scaled = Int(magnitude)
         let digits = String(scaled)
         let padded = String(repeating: "0", count: max(0, places + 1 - digits.count)) + digits
         let sign = value < 0 && scaled != 0 ? "-" : ""

@@ -60,6 +60,25 @@ import Testing
         #expect(result.stdoutText.hasPrefix("\(scratch.file("small.png"))\n  format:     Hald CLUT PNG, level 2, 8-bit\n"))
     }
 
+    /// A table of Float32's largest values (OpenColorIO reads `inf` so) is described, and
+    /// converted to every format, without a trap: the roughness histogram and the printed range
+    /// used to convert those values to Int.
+    @Test func aTableOfTheLargestFloatsIsDescribedAndConverted() throws {
+        let scratch = try Scratch()
+        let text = "<?xml version=\"1.0\"?>\n<ProcessList id=\"big\" compCLFversion=\"3.0\">\n"
+            + "<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"4 3\">-inf 0 nan 0.25 0.5 0.5 0.75 inf 0.75 "
+            + "inf 1 -inf</Array></LUT1D>\n<LUT3D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"2 2 2 3\">"
+            + "0 0 0 0 0 1 0 1 0 0 1 1 1 0 0 1 0 1 1 1 0 3e38 3e38 3e38</Array></LUT3D>\n</ProcessList>\n"
+        try text.write(toFile: scratch.file("big.clf"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["info", scratch.file("big.clf")])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdoutText.contains("e+38, green "), "\(result.stdoutText)")
+        for format in ["cube", "3dl", "m3d", "csp", "spi3d", "vf", "bin"] {
+            let converted = try CommandRunner.run(["convert", scratch.file("big.clf"), "-o", scratch.file("big.\(format)")])
+            #expect(converted.status == 0, "\(format): \(converted.stderr)")
+        }
+    }
+
     @Test func needsAFile() throws {
         let result = try CommandRunner.run(["info"])
         #expect(result.status == 64)

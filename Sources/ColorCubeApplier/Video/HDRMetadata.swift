@@ -82,11 +82,14 @@ public struct HDRMetadata: Sendable, Equatable {
         case "libx265":
             var parts: [String] = []
             if let display = masteringDisplay {
-                func xy(_ value: SIMD2<Double>) -> String {
-                    "(\(Int((value.x * 50000).rounded())),\(Int((value.y * 50000).rounded())))"
+                // x265's units, held to 0...2^31: a damaged clip's side data can say anything.
+                func units(_ value: Double, _ scale: Double) -> Int {
+                    let scaled = (value * scale).rounded()
+                    return scaled > 0 ? (scaled < 2_147_483_647 ? Int(scaled) : 2_147_483_647) : 0
                 }
+                func xy(_ value: SIMD2<Double>) -> String { "(\(units(value.x, 50000)),\(units(value.y, 50000)))" }
                 parts.append("master-display=G\(xy(display.green))B\(xy(display.blue))R\(xy(display.red))WP\(xy(display.white))"
-                    + "L(\(Int((display.maxLuminance * 10000).rounded())),\(Int((display.minLuminance * 10000).rounded())))")
+                    + "L(\(units(display.maxLuminance, 10000)),\(units(display.minLuminance, 10000)))")
             }
             if let light = contentLight { parts.append("max-cll=\(light.maxCLL),\(light.maxFALL)") }
             return parts.isEmpty ? nil : ["hdr10=1"] + parts

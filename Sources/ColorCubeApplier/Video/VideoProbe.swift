@@ -131,7 +131,9 @@ public struct VideoProbe: Sendable, Equatable {
         if frameCount == nil || frameCount == 0,
            let duration = (video["duration"] as? String ?? format["duration"] as? String).flatMap(Double.init),
            let rate = (video["avg_frame_rate"] as? String).flatMap(Self.rational), rate > 0 {
-            frameCount = Int((duration * rate).rounded())
+            // A damaged container can state a duration no clip has; Int() would trap on it.
+            let frames = (duration * rate).rounded()
+            frameCount = frames >= 0 && frames < 1e12 ? Int(frames) : nil
         }
         let index = video["index"] as? Int ?? 0
         let others = streams.filter { ($0["index"] as? Int) != index }.compactMap { $0["codec_type"] as? String }
@@ -158,9 +160,10 @@ public struct VideoProbe: Sendable, Equatable {
     static func rational(_ text: String) -> Double? {
         let parts = text.split(separator: "/")
         guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator != 0 else {
-            return Double(text)
+            return Double(text).flatMap { $0.isFinite ? $0 : nil }
         }
-        return numerator / denominator
+        let value = numerator / denominator
+        return value.isFinite ? value : nil
     }
 
     /// FFmpeg starts its messages with the file name; the caller's message names it already.

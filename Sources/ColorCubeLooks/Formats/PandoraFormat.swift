@@ -22,7 +22,8 @@ public struct PandoraFormat: TextTransformFormat {
         let n = table.size
         try writer.append("channel 3d\nin \(n * n * n)\nout 4096\nformat lut\nvalues red green blue\n")
         var index = 0
-        func code(_ value: Float) -> Int { Int((min(max(value, 0), 1) * 4095).rounded()) }
+        // NaN writes as 0: `value > 0` is false for it, where min and max would pass it on to Int().
+        func code(_ value: Float) -> Int { value > 0 ? Int((min(value, 1) * 4095).rounded()) : 0 }
         try table.forEachNodeBlueFastest { _, _, _, entry in
             try writer.append("\(index) \(code(entry.x)) \(code(entry.y)) \(code(entry.z))\n")
             index += 1

@@ -79,6 +79,7 @@ public struct ChainPlan: Sendable {
 
     /// A code difference with four decimals ("0.0012").
     private static func codes(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e12 else { return "\(value)" }
         let tenThousandths = Int((value * 10_000).rounded())
         let fraction = String(tenThousandths % 10_000)
         return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
