@@ -18,12 +18,12 @@ struct CLFNodeReader {
     private var legacyVersion: (Int, Int, Int)?
     /// Whether OpenColorIO reads the file as a CLF rather than as its own CTF: when it states a
     /// `compCLFversion` other than 0 (or the SMPTE name). This decides the operators it takes.
-    private var readsAsCLF = true
+    private(set) var readsAsCLF = true
     /// The CTF version OpenColorIO reads the file as: a pre-SMPTE `version` itself, CTF 1.7 for
     /// a `compCLFversion` up to 2.0, CTF 2.0 for a later one.
-    private var ctfVersion = (2, 0, 0)
+    private(set) var ctfVersion = (2, 0, 0)
     /// The version attribute as written, e.g. `compCLFversion="2.0"`, for messages.
-    private var statedVersion = ""
+    private(set) var statedVersion = ""
 
     init(path: String, isCTF: Bool = false) {
         self.path = path
@@ -41,8 +41,8 @@ struct CLFNodeReader {
         uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "Gamma", "ASC_CDL"].map { ($0.lowercased(), $0) })
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
     /// Operators of OpenColorIO's CTF format (lower case) other than `Gamma`. OpenColorIO refuses
-    /// most of them in a CLF and reads `Reference`; colorcube reads none, so each is refused
-    /// rather than skipped with the unknown elements.
+    /// most of them in a CLF and reads `Reference`; colorcube refuses each rather than skip it with
+    /// the unknown elements, except in a .ctf those of `ctfOperatorElements`.
     private static let ctfOperators: Set<String> = [
         "aces", "exposurecontrast", "fixedfunction", "function", "gradinghuecurve", "gradingprimary",
         "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
@@ -83,6 +83,7 @@ struct CLFNodeReader {
             case "Range": produced = [try range(node, inDepth, outDepth)]
             case "Log": produced = [try log(node)]
             case "Exponent", "Gamma": produced = [try exponent(node, params: kind + "Params")]
+            case "ExposureContrast", "FixedFunction", "Function", "ACES": produced = [try ctfOperator(node, kind)]
             default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
@@ -98,7 +99,7 @@ struct CLFNodeReader {
         var skipped: [String] = []
         for child in root.children {
             let key = child.name.lowercased()
-            if let kind = Self.operationElements[key] {
+            if let kind = Self.operationElements[key] ?? (isCTF ? Self.ctfOperatorElements[key] : nil) {
                 nodes.append((child, kind))
             } else if Self.ctfOperators.contains(key) {
                 throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator\(isCTF ? " colorcube cannot apply" : ", not a CLF one"); "
@@ -116,7 +117,7 @@ struct CLFNodeReader {
 
     // MARK: Attributes and numbers
 
-    private func fail(_ element: XMLElementTree, _ reason: String) -> LUTFileError {
+    func fail(_ element: XMLElementTree, _ reason: String) -> LUTFileError {
         .malformed(path: path, line: element.line, reason: "<\(element.name)>: \(reason)")
     }
 
@@ -201,7 +202,7 @@ struct CLFNodeReader {
     }
 
     /// The number in attribute `name`, or `fallback` when absent.
-    private func number(_ element: XMLElementTree, _ name: String, default fallback: Double? = nil) throws(LUTFileError) -> Double {
+    func number(_ element: XMLElementTree, _ name: String, default fallback: Double? = nil) throws(LUTFileError) -> Double {
         guard let text = element.attribute(name) else {
             guard let fallback else { throw fail(element, "attribute \(name) is missing") }
             return fallback
@@ -210,7 +211,7 @@ struct CLFNodeReader {
     }
 
     /// `text`, the value of attribute `name`, as a finite number.
-    private func number(_ element: XMLElementTree, _ name: String, text: String) throws(LUTFileError) -> Double {
+    func number(_ element: XMLElementTree, _ name: String, text: String) throws(LUTFileError) -> Double {
         guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
             throw .malformed(path: path, line: element.line, defect: .notFinite(field: "<\(element.name)> \(name)", text: text.excerpt))
         }
@@ -527,7 +528,7 @@ struct CLFNodeReader {
     }
 
     /// The children called `name`, matched without regard to case as OpenColorIO matches them.
-    private func parameters(_ node: XMLElementTree, _ name: String) -> [XMLElementTree] {
+    func parameters(_ node: XMLElementTree, _ name: String) -> [XMLElementTree] {
         let lowered = name.lowercased()
         return node.children.filter { $0.name.lowercased() == lowered }
     }
