@@ -178,9 +178,12 @@ public struct Roughness: Sendable, Equatable {
             counts.deallocate()
         }
 
+        /// NaN and infinity (from operations undefined at some lattice nodes, such as a log of
+        /// a negative value) count in the last bin, with the largest values.
         @inline(__always)
         func add(_ value: Float, lane: Int) {
-            counts[lane * Self.binCount + min(Int(value * Self.binsPerCode), Self.binCount - 1)] += 1
+            let bin = value * Self.binsPerCode
+            counts[lane * Self.binCount + (bin < Float(Self.binCount - 1) ? Int(bin) : Self.binCount - 1)] += 1
         }
 
         func merge(_ other: Histogram) {
