@@ -11,10 +11,14 @@ import ColorCubeCore
 /// - The version decides what a node may be: before 1.3 a Matrix takes `dim="3 3 3"` alone and
 ///   there is no `Log` or `ASC_CDL`; before 1.5 a Gamma has no alpha parameters; before 2.0 a
 ///   Gamma or Exponent has the basic and monCurve styles alone.
-/// - CTF's own operators (`ExposureContrast`, `FixedFunction`, `Function`, `ACES`, the grading
-///   operators, `InverseLUT1D`, `InverseLUT3D`, `Reference`) are refused, naming the element:
-///   colorcube cannot apply them, and skipping one would change the look. Baking the file with
-///   OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
+/// - `ExposureContrast` reads into an `ExposureContrastOp` (every style; a file stating
+///   `compCLFversion` has none). `FixedFunction` (from version 2.0) and its deprecated forms
+///   `Function` (1.6) and `ACES` (1.5, with `ACESParams`) read into a `FixedFunctionOp`: the
+///   BT.2100 surround, HSV, xyY, u'v'Y, L*u*v*, PQ, GammaLog and DoubleLog styles; the ACES
+///   and HSY styles are refused by name. Neither is scaled by integer bit depths.
+/// - CTF's other operators (the grading operators, `InverseLUT1D`, `InverseLUT3D`, `Reference`)
+///   are refused, naming the element: colorcube cannot apply them, and skipping one would change
+///   the look. Baking the file with OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
 /// Elements neither format defines are skipped, as OpenColorIO skips them, and named in the notes.
 public struct CTFFormat: LUTFileFormat {
     public init() {}
