@@ -23,6 +23,8 @@ import Testing
 
     /// BT.2100's HLG OETF as a GammaLog: a square root up to 1/12, a natural log above.
     static let gammaLog = "0 0.08333333333333333 0.5 1.7320508075688772 0 2.718281828459045 0.17883277 0.55991073 12 -0.28466892"
+    /// ACES 1.3's reference gamut compression.
+    static let gamutComp = "1.147 1.264 1.312 0.815 0.803 0.88 1.2"
     /// Log curves below 0.1 and above 0.6 meeting the line y = x at the breaks.
     static let doubleLog = "10 0.1 0.6 0.1 0.2 1 0 0.5 0.7109243748081782 1 0 1 0"
 
@@ -59,6 +61,10 @@ import Testing
         ("deprecated.ctf", processList(CTFFormatTests.node("ACES", " style=\"Surround\"", "<ACESParams gamma=\"1.2\"/>")
                                        + CTFFormatTests.node("Function", " style=\"RGB_to_HSV\"", "")
                                        + CTFFormatTests.node("ACES", " style=\"HSV_TO_RGB\"", ""), version: "1.6")),
+        ("dark-dim.ctf", processList(ff("DarkToDim10"))),
+        ("dim-dark.ctf", processList(ff("dimtodark10"))),
+        ("gamut-comp.ctf", processList(ff("GamutComp13Fwd", gamutComp))),
+        ("gamut-comp-rev.ctf", processList(ff("GamutComp13Rev", gamutComp))),
         // OpenColorIO scales neither operator by integer bit depths.
         ("depths.ctf", processList("<FixedFunction inBitDepth=\"8i\" outBitDepth=\"10i\" style=\"RGB_TO_HSV\"/>"
                                    + "<ExposureContrast inBitDepth=\"10i\" outBitDepth=\"8i\" style=\"linear\">"
@@ -85,12 +91,15 @@ import Testing
         (processList(ff("Lin_TO_DoubleLog", "10 0.6 0.5 0.2 0.5 1 0.02 0.25 0.6 1 0.01 1.1 0.05")), "above the second"),
         (processList(ff("Lin_TO_DoubleLog", "10 0.05 0.5")), "takes 13 parameters, 3 given"),
         (processList(ff("NotAStyle")), "is not a fixed function"),
+        (processList(ff("GamutComp13Fwd", "1.0 1.264 1.312 0.815 0.803 0.88 1.2")), "lim_cyan 1 is outside"),
+        (processList(ff("GamutComp13Rev", "1.147 1.264 1.312 0.815 0.803 1 1.2")), "thr_yellow 1 is outside"),
+        (processList(ff("DarkToDim10", "1")), "takes 0 parameters"),
         (processList(CTFFormatTests.node("ACES", " style=\"RGB_TO_HSV\"", "<ACESParams gamma=\"1.2\"/>"), version: "1.6"), "takes no parameter"),
         (processList(CTFFormatTests.node("ACES", " style=\"Surround\"", ""), version: "1.6"), "takes 1 parameter"),
     ]
 
     /// Styles OpenColorIO applies and colorcube does not: refused by name, with the way out.
-    static let unevaluated = ["RedMod03Fwd", "Glow10Rev", "DarkToDim10", "GamutComp13Fwd", "ACESOutputTransform20Fwd", "RGB_TO_HSY_LOG"]
+    static let unevaluated = ["RedMod03Fwd", "Glow10Rev", "RedMod10Rev", "Glow03Fwd", "ACESOutputTransform20Fwd", "RGB_TO_HSY_LOG"]
 
     /// Colours inside and outside 0...1, with negative channels and a zero.
     static let inputs: [SIMD3<Double>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.2, 0.3), SIMD3(0.25, 0.5, 0.75), SIMD3(0.9, 0.6, 0.05),
@@ -175,8 +184,9 @@ import Testing
         let doubleLog = Self.doubleLog.split(separator: " ").compactMap { Double($0) }
         let positive: [SIMD3<Double>] = [SIMD3(0.1, 0.2, 0.3), SIMD3(0.25, 0.5, 0.75), SIMD3(0.9, 0.6, 0.05), SIMD3(0.7, 1.3, 0.4)]
         for style in FixedFunctionOp.Style.allCases {
+            let gamutComp = Self.gamutComp.split(separator: " ").compactMap { Double($0) }
             let parameters = style.parameterCount == 1 ? [0.8] : style.parameterCount == 10 ? gammaLog
-                : style.parameterCount == 13 ? doubleLog : []
+                : style.parameterCount == 13 ? doubleLog : style.parameterCount == 7 ? gamutComp : []
             let op = try FixedFunctionOp(style: style, parameters: parameters)
             let inverse = try #require(try op.inverse().first)
             for input in positive {
@@ -212,8 +222,7 @@ import Testing
 
     @Test func stylesColorcubeCannotApplyAreRefusedByName() throws {
         for style in Self.unevaluated {
-            let params = style.hasPrefix("GamutComp13") ? "1.147 1.264 1.312 0.815 0.803 0.88 1.2" : nil
-            let text = Self.processList(Self.ff(style, params))
+            let text = Self.processList(Self.ff(style))
             let error = #expect(throws: LUTFileError.self, "\(style)") { try Self.read(text) }
             let message = error?.description ?? ""
             #expect(message.contains(style) && message.contains("ociobakelut"), "\(message)")

@@ -103,7 +103,7 @@ extension CLFNodeReader {
     /// OpenColorIO 2.6's fixed-function styles colorcube does not evaluate, in lower case.
     static let unevaluatedFixedFunctions: Set<String> = [
         "redmod03fwd", "redmod03rev", "redmod10fwd", "redmod10rev", "glow03fwd", "glow03rev", "glow10fwd", "glow10rev",
-        "darktodim10", "dimtodark10", "gamutcomp13fwd", "gamutcomp13rev", "acesoutputtransform20fwd", "acesoutputtransform20inv",
+        "acesoutputtransform20fwd", "acesoutputtransform20inv",
         "rgb_to_jmh_20", "jmh_to_rgb_20", "tonescalecompress20fwd", "tonescalecompress20inv", "gamutcompress20fwd",
         "gamutcompress20inv", "rgb_to_hsy_lin", "rgb_to_hsy_log", "rgb_to_hsy_vid", "hsy_lin_to_rgb", "hsy_log_to_rgb",
         "hsy_vid_to_rgb",

@@ -16,6 +16,64 @@ enum FixedFunctionFormulas {
         return rgb * pow(y, exponent)
     }
 
+    // MARK: ACES
+
+    /// `rgb * Y^(g - 1)` with `Y` the ACES AP1 luminance, at least 1e-10 (NaN takes the floor).
+    static func darkToDim(_ rgb: SIMD3<Double>, gamma: Double) -> SIMD3<Double> {
+        let luminance = 0.27222871678091454 * rgb.x + 0.67408176581114831 * rgb.y + 0.053689517407937051 * rgb.z
+        let y = 1e-10 < luminance ? luminance : 1e-10
+        return rgb * pow(y, gamma - 1)
+    }
+
+    /// ACES 1.3's reference gamut compression, per channel about the largest channel.
+    struct GamutCompression {
+        let thresholds: SIMD3<Double>
+        let scales: SIMD3<Double>
+        let power: Double
+
+        init(_ p: [Double]) {
+            let limits = SIMD3(p[0], p[1], p[2])
+            thresholds = SIMD3(p[3], p[4], p[5])
+            power = p[6]
+            // The scale that takes a distance of `limit` to 1.
+            var scales = SIMD3<Double>.zero
+            for c in 0..<3 {
+                let (limit, threshold) = (limits[c], thresholds[c])
+                scales[c] = (limit - threshold) / pow(pow((1 - threshold) / (limit - threshold), -p[6]) - 1, 1 / p[6])
+            }
+            self.scales = scales
+        }
+
+        func apply(_ rgb: SIMD3<Double>, forward: Bool) -> SIMD3<Double> {
+            // The largest channel, with C's std::max order for NaN.
+            let gb = rgb.y < rgb.z ? rgb.z : rgb.y
+            let achromatic = rgb.x < gb ? gb : rgb.x
+            var out = rgb
+            for c in 0..<3 {
+                out[c] = channel(rgb[c], achromatic, thresholds[c], scales[c], forward)
+            }
+            return out
+        }
+
+        private func channel(_ value: Double, _ achromatic: Double, _ threshold: Double, _ scale: Double, _ forward: Bool) -> Double {
+            if achromatic == 0 { return 0 }
+            let distance = (achromatic - value) / abs(achromatic)
+            if distance < threshold { return value }
+            let compressed: Double
+            if forward {
+                let normal = (distance - threshold) / scale
+                compressed = threshold + scale * normal / pow(1 + pow(normal, power), 1 / power)
+            } else if distance >= threshold + scale {
+                compressed = distance
+            } else {
+                let normal = (distance - threshold) / scale
+                let p = pow(normal, power)
+                compressed = threshold + scale * pow(-(p / (p - 1)), 1 / power)
+            }
+            return achromatic - compressed * abs(achromatic)
+        }
+    }
+
     // MARK: HSV
 
     static func rgbToHSV(_ rgb: SIMD3<Double>) -> SIMD3<Double> {

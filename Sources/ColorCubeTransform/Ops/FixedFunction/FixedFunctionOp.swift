@@ -45,6 +45,18 @@ public struct FixedFunctionOp: TransformOp {
         case linToDoubleLog = "Lin_TO_DoubleLog"
         /// The inverse.
         case doubleLogToLin = "DoubleLog_TO_Lin"
+        /// ACES 1.0's dark to dim surround: `rgb * Y^(0.9811 - 1)`, `Y` the AP1 luminance of the
+        /// input, at least 1e-10 (NaN takes the floor).
+        case darkToDim10 = "DarkToDim10"
+        /// The inverse, with gamma 1.0192640913260627.
+        case dimToDark10 = "DimToDark10"
+        /// ACES 1.3's reference gamut compression: each channel's distance from the largest,
+        /// `(max - x) / |max|`, is compressed above its threshold so that the limit lands on 1
+        /// (7 parameters: the cyan, magenta and yellow limits, 1.001...65504; their thresholds,
+        /// 0...0.9995; the power, 1...65504). A colour whose largest channel is 0 becomes 0.
+        case gamutComp13Fwd = "GamutComp13Fwd"
+        /// The inverse: distances at or beyond threshold + scale pass unchanged.
+        case gamutComp13Rev = "GamutComp13Rev"
 
         /// A CTF style name (any case; `Surround`, OpenColorIO's old name, is `Rec2100SurroundFwd`), or nil.
         public init?(ctfName: String) {
@@ -60,6 +72,7 @@ public struct FixedFunctionOp: TransformOp {
             case .rec2100SurroundFwd, .rec2100SurroundRev: 1
             case .linToGammaLog, .gammaLogToLin: 10
             case .linToDoubleLog, .doubleLogToLin: 13
+            case .gamutComp13Fwd, .gamutComp13Rev: 7
             default: 0
             }
         }
@@ -82,6 +95,10 @@ public struct FixedFunctionOp: TransformOp {
             case .gammaLogToLin: .linToGammaLog
             case .linToDoubleLog: .doubleLogToLin
             case .doubleLogToLin: .linToDoubleLog
+            case .darkToDim10: .dimToDark10
+            case .dimToDark10: .darkToDim10
+            case .gamutComp13Fwd: .gamutComp13Rev
+            case .gamutComp13Rev: .gamutComp13Fwd
             }
         }
 
@@ -127,6 +144,13 @@ public struct FixedFunctionOp: TransformOp {
             guard parameters[1] <= parameters[2] else {
                 throw refuse("first break point \(Describe.number(parameters[1])) is above the second \(Describe.number(parameters[2]))")
             }
+        case .gamutComp13Fwd, .gamutComp13Rev:
+            let names = ["lim_cyan", "lim_magenta", "lim_yellow", "thr_cyan", "thr_magenta", "thr_yellow", "power"]
+            let ranges = [1.001...65504, 1.001...65504, 1.001...65504, 0...0.9995, 0...0.9995, 0...0.9995, 1...65504]
+            for (index, range) in ranges.enumerated() where !range.contains(parameters[index]) {
+                throw refuse("\(names[index]) \(Describe.number(parameters[index])) is outside "
+                    + "\(Describe.number(range.lowerBound))...\(Describe.number(range.upperBound))")
+            }
         default:
             break
         }
@@ -158,6 +182,10 @@ public struct FixedFunctionOp: TransformOp {
             let curve = FixedFunctionFormulas.DoubleLog(parameters)
             let forward = style == .linToDoubleLog
             return SIMD3(curve.apply(rgb.x, forward: forward), curve.apply(rgb.y, forward: forward), curve.apply(rgb.z, forward: forward))
+        case .darkToDim10, .dimToDark10:
+            return FixedFunctionFormulas.darkToDim(rgb, gamma: style == .darkToDim10 ? 0.9811 : 1.0192640913260627)
+        case .gamutComp13Fwd, .gamutComp13Rev:
+            return FixedFunctionFormulas.GamutCompression(parameters).apply(rgb, forward: style == .gamutComp13Fwd)
         }
     }
 
