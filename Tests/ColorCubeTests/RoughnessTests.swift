@@ -32,6 +32,13 @@ import Testing
         return edited
     }
 
+    /// A table with NaN and infinite entries (a log of negative values, say) is measured, not trapped on.
+    @Test func nonFiniteEntriesAreMeasured() throws {
+        let cube = try ColorCube(size: 17) { rgb in rgb.x < 0.25 ? SIMD3(.nan, .infinity, -.infinity) : rgb }
+        let roughness = Roughness(measuring: cube)
+        #expect(roughness.size == 17)
+    }
+
     @Test func identityIsSmooth() throws {
         let roughness = Self.roughness(of: try Self.reference())
         #expect(!roughness.suggestsSpatialEdit, "\(roughness)")

@@ -21,9 +21,9 @@ struct CLFNodeReader {
     private(set) var readsAsCLF = true
     /// The CTF version OpenColorIO reads the file as: a pre-SMPTE `version` itself, CTF 1.7 for
     /// a `compCLFversion` up to 2.0, CTF 2.0 for a later one.
-    private var ctfVersion = (2, 0, 0)
+    private(set) var ctfVersion = (2, 0, 0)
     /// The version attribute as written, e.g. `compCLFversion="2.0"`, for messages.
-    private var statedVersion = ""
+    private(set) var statedVersion = ""
 
     init(path: String, isCTF: Bool = false) {
         self.path = path
@@ -42,8 +42,8 @@ struct CLFNodeReader {
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
     /// Operators of OpenColorIO's CTF format (lower case) other than `Gamma`. OpenColorIO refuses
     /// most of them in a CLF and reads `Reference`; colorcube reads the ones
-    /// `readableCTFOperator(_:)` names in a .ctf, and refuses the others rather than skip them
-    /// with the unknown elements.
+    /// `readableCTFOperator(_:)` names and, in a .ctf, those of `ctfFunctionElements`, and refuses
+    /// the others rather than skip them with the unknown elements.
     private static let ctfOperators: Set<String> = [
         "aces", "exposurecontrast", "fixedfunction", "function", "gradinghuecurve", "gradingprimary",
         "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
@@ -90,6 +90,7 @@ struct CLFNodeReader {
             case "Log": produced = [try log(node)]
             case "Exponent", "Gamma": produced = [try exponent(node, params: kind + "Params")]
             case "InverseLUT1D", "InverseLUT3D", "Reference": produced = try ctfOperator(node, kind, inDepth, outDepth)
+            case "ExposureContrast", "FixedFunction", "Function", "ACES": produced = [try ctfFunction(node, kind)]
             default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
@@ -105,7 +106,7 @@ struct CLFNodeReader {
         var skipped: [String] = []
         for child in root.children {
             let key = child.name.lowercased()
-            if let kind = Self.operationElements[key] ?? readableCTFOperator(key) {
+            if let kind = Self.operationElements[key] ?? readableCTFOperator(key) ?? (isCTF ? Self.ctfFunctionElements[key] : nil) {
                 nodes.append((child, kind))
             } else if Self.ctfOperators.contains(key) {
                 throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator\(isCTF ? " colorcube cannot apply" : ", not a CLF one"); "
@@ -213,7 +214,7 @@ struct CLFNodeReader {
     }
 
     /// The number in attribute `name`, or `fallback` when absent.
-    private func number(_ element: XMLElementTree, _ name: String, default fallback: Double? = nil) throws(LUTFileError) -> Double {
+    func number(_ element: XMLElementTree, _ name: String, default fallback: Double? = nil) throws(LUTFileError) -> Double {
         guard let text = element.attribute(name) else {
             guard let fallback else { throw missing(element, "attribute \(name)") }
             return fallback
@@ -222,7 +223,7 @@ struct CLFNodeReader {
     }
 
     /// `text`, the value of attribute `name`, as a finite number.
-    private func number(_ element: XMLElementTree, _ name: String, text: String) throws(LUTFileError) -> Double {
+    func number(_ element: XMLElementTree, _ name: String, text: String) throws(LUTFileError) -> Double {
         guard let value = Double(text.trimmingWhitespace()), value.isFinite else {
             throw .malformed(path: path, line: element.line, defect: .notFinite(field: "<\(element.name)> \(name)", text: text.excerpt))
         }
@@ -546,7 +547,7 @@ struct CLFNodeReader {
     }
 
     /// The children called `name`, matched without regard to case as OpenColorIO matches them.
-    private func parameters(_ node: XMLElementTree, _ name: String) -> [XMLElementTree] {
+    func parameters(_ node: XMLElementTree, _ name: String) -> [XMLElementTree] {
         let lowered = name.lowercased()
         return node.children.filter { $0.name.lowercased() == lowered }
     }

@@ -19,10 +19,15 @@ import ColorCubeCore
 /// - `Reference path="..."` reads the named file (any format colorcube reads), inverted when
 ///   `inverted="true"`, relative paths starting from the folder of the first file read
 ///   (`CTFReference`); cycles, missing files and `alias` references are refused.
-/// - CTF's other operators (`ExposureContrast`, `FixedFunction`, `Function`, `ACES`, the grading
-///   operators) are refused, naming the element:
-///   colorcube cannot apply them, and skipping one would change the look. Baking the file with
-///   OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
+/// - `ExposureContrast` reads into an `ExposureContrastOp` (every style; a file stating
+///   `compCLFversion` has none). `FixedFunction` (from version 2.0) and its deprecated forms
+///   `Function` (1.6) and `ACES` (1.5, with `ACESParams`) read into a `FixedFunctionOp`: the
+///   BT.2100 surround, HSV, xyY, u'v'Y, L*u*v*, PQ, GammaLog, DoubleLog, DarkToDim10 and
+///   GamutComp13 styles; the other ACES styles and the HSY styles are refused by name. Neither
+///   is scaled by integer bit depths.
+/// - CTF's other operators (the grading operators, and the FixedFunction styles not listed above) are
+///   refused, naming the element: colorcube cannot apply them, and skipping one would change
+///   the look. Baking the file with OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
 /// Elements neither format defines are skipped, as OpenColorIO skips them, and named in the notes.
 public struct CTFFormat: LUTFileFormat {
     public init() {}

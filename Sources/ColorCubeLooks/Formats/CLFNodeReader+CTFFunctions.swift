@@ -1,0 +1,111 @@
+import ColorCubeCore
+import ColorCubeTransform
+
+/// The CTF operators colorcube applies, read as OpenColorIO 2.6 reads them: `ExposureContrast`,
+/// `FixedFunction` and its deprecated forms `Function` and `ACES`.
+extension CLFNodeReader {
+    /// The CTF operators read from a .ctf, by lower-case element name.
+    static let ctfFunctionElements: [String: String] = Dictionary(
+        uniqueKeysWithValues: ["ExposureContrast", "FixedFunction", "Function", "ACES"].map { ($0.lowercased(), $0) })
+
+    /// The operator `kind` (a value of `ctfFunctionElements`) at `node`, refused where
+    /// OpenColorIO has no such element: a file stating `compCLFversion` has none but `ACES`;
+    /// `ACES` came with version 1.5, `Function` with 1.6 and `FixedFunction` with 2.0.
+    func ctfFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> any TransformOp {
+        let since: (Int, Int, Int) = switch kind {
+        case "ACES": (1, 5, 0)
+        case "Function": (1, 6, 0)
+        case "FixedFunction": (2, 0, 0)
+        default: (0, 0, 0)
+        }
+        if kind != "ACES", readsAsCLF {
+            throw fail(node, "a file stating \(statedVersion) is read as a CLF, which has no <\(node.name)>: "
+                + "state version=\"2.0\" instead of compCLFversion")
+        }
+        if ctfVersion < since {
+            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version \(since.0).\(since.1)): "
+                + "state version=\"\(since.0).\(since.1)\" or later")
+        }
+        if kind == "ExposureContrast" { return try exposureContrast(node) }
+        return try fixedFunction(node, kind)
+    }
+
+    /// An ExposureContrast: its `style`, its last `ECParams` (exposure, contrast and pivot
+    /// required; gamma, logExposureStep and logMidGray optional) and its `DynamicParameter`s,
+    /// applied with the values the file gives.
+    private func exposureContrast(_ node: XMLElementTree) throws(LUTFileError) -> ExposureContrastOp {
+        guard let name = node.attribute("style") else { throw fail(node, "attribute style is missing") }
+        guard let style = ExposureContrastOp.Style(ctfName: name) else {
+            throw fail(node, "style \"\(name.excerpt)\" is not one of \(ExposureContrastOp.Style.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        var values = ExposureContrastOp.Parameters()
+        for element in parameters(node, "ECParams") {
+            values.exposure = try number(element, "exposure")
+            values.contrast = try number(element, "contrast")
+            values.pivot = try number(element, "pivot")
+            values.gamma = try number(element, "gamma", default: values.gamma)
+            values.logExposureStep = try number(element, "logExposureStep", default: values.logExposureStep)
+            values.logMidGray = try number(element, "logMidGray", default: values.logMidGray)
+        }
+        var dynamic: [String] = []
+        for element in parameters(node, "DynamicParameter") {
+            guard let param = element.attribute("param") else { continue }
+            switch param.uppercased() {
+            case "EXPOSURE", "CONTRAST", "GAMMA":
+                if !dynamic.contains(param.uppercased()) { dynamic.append(param.uppercased()) }
+            case "LOOK_SWITCH":
+                break
+            default:
+                throw fail(element, "dynamic parameter \"\(param.excerpt)\" is not one of EXPOSURE, CONTRAST, GAMMA")
+            }
+        }
+        return ExposureContrastOp(style: style, parameters: values, dynamic: dynamic)
+    }
+
+    /// A FixedFunction (`style` and an optional `params` list), a `Function` (style alone) or
+    /// an `ACES` (style and, for the surround, an `ACESParams` gamma). The styles colorcube does
+    /// not evaluate are refused by name.
+    private func fixedFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> FixedFunctionOp {
+        guard let name = node.attribute("style") else { throw fail(node, "attribute style is missing") }
+        guard let style = FixedFunctionOp.Style(ctfName: name) else {
+            if Self.unevaluatedFixedFunctions.contains(name.lowercased()) {
+                throw fail(node, "style \(name) is an OpenColorIO fixed function colorcube cannot apply; "
+                    + "bake the look with OpenColorIO (ociobakelut) to read it here")
+            }
+            throw fail(node, "style \"\(name.excerpt)\" is not a fixed function OpenColorIO knows")
+        }
+        var values: [Double] = []
+        if kind == "FixedFunction", let text = node.attribute("params") {
+            for token in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," }) {
+                guard let value = Double(token), value.isFinite else {
+                    throw fail(node, "params \"\(text.excerpt)\" is not a list of numbers")
+                }
+                values.append(value)
+            }
+        }
+        if kind == "ACES" {
+            let elements = parameters(node, "ACESParams")
+            if let element = elements.first {
+                guard style.parameterCount == 1 else {
+                    throw fail(element, "the \(style.rawValue) style takes no parameter; remove the <\(element.name)>")
+                }
+                guard elements.count == 1 else { throw fail(elements[1], "the \(style.rawValue) style takes one gamma") }
+                values = [try number(element, "gamma")]
+            }
+        }
+        do throws(TransformError) {
+            return try FixedFunctionOp(style: style, parameters: values)
+        } catch {
+            throw fail(node, error.description)
+        }
+    }
+
+    /// OpenColorIO 2.6's fixed-function styles colorcube does not evaluate, in lower case.
+    static let unevaluatedFixedFunctions: Set<String> = [
+        "redmod03fwd", "redmod03rev", "redmod10fwd", "redmod10rev", "glow03fwd", "glow03rev", "glow10fwd", "glow10rev",
+        "acesoutputtransform20fwd", "acesoutputtransform20inv",
+        "rgb_to_jmh_20", "jmh_to_rgb_20", "tonescalecompress20fwd", "tonescalecompress20inv", "gamutcompress20fwd",
+        "gamutcompress20inv", "rgb_to_hsy_lin", "rgb_to_hsy_log", "rgb_to_hsy_vid", "hsy_lin_to_rgb", "hsy_log_to_rgb",
+        "hsy_vid_to_rgb",
+    ]
+}

@@ -1,0 +1,209 @@
+import Foundation
+
+/// OpenColorIO's FixedFunction: a named formula with optional parameters, as OpenColorIO 2.6
+/// evaluates it (its CTF `style` names; each style's formula and edge cases are documented on
+/// `Style`). Evaluated in Float64 from OpenColorIO's Float32 formulas and constants.
+public struct FixedFunctionOp: TransformOp {
+    /// The styles colorcube evaluates, by their CTF names.
+    public enum Style: String, CaseIterable, Sendable {
+        /// BT.2100's surround correction: `rgb * Y^(g - 1)`, `Y` the BT.2100 luminance of the
+        /// input taken absolute and at least 1e-4, `g` the one parameter (0.01...100).
+        case rec2100SurroundFwd = "Rec2100SurroundFwd"
+        /// The inverse: `rgb * Y^(1/g - 1)`, `Y` at least 1e-4^g.
+        case rec2100SurroundRev = "Rec2100SurroundRev"
+        /// RGB to hue (0...1 for a full turn), saturation and value, extended to negative values:
+        /// saturation is 0...1 when the channels share a sign and 1...2 when they do not.
+        case rgbToHSV = "RGB_TO_HSV"
+        /// The inverse: hue wraps to 0...1, saturation is clamped to 0...1.999 (NaN to 0).
+        case hsvToRGB = "HSV_TO_RGB"
+        /// CIE XYZ to chromaticity x, y and luminance Y; X + Y + Z = 0 gives x = y = 0.
+        case xyzToxyY = "XYZ_TO_xyY"
+        /// The inverse; y = 0 gives X = Z = 0.
+        case xyYToXYZ = "xyY_TO_XYZ"
+        /// CIE XYZ to CIE 1976 u', v' and Y; X + 15Y + 3Z = 0 gives u' = v' = 0.
+        case xyzTouvY = "XYZ_TO_uvY"
+        /// The inverse; v' = 0 gives X = Z = 0.
+        case uvYToXYZ = "uvY_TO_XYZ"
+        /// CIE XYZ to L*u*v* scaled by 1/100 (white Y = 1 gives L* = 1), D65 white (u'n 0.19783001,
+        /// v'n 0.46831999).
+        case xyzToLUV = "XYZ_TO_LUV"
+        /// The inverse.
+        case luvToXYZ = "LUV_TO_XYZ"
+        /// Linear light (1.0 = 100 cd/m²) to SMPTE ST 2084 (PQ), mirrored about 0.
+        case linToPQ = "Lin_TO_PQ"
+        /// PQ to linear light (1.0 = 100 cd/m²), mirrored about 0.
+        case pqToLin = "PQ_TO_Lin"
+        /// A power segment below a break and a log above, mirrored about a point (10 parameters:
+        /// mirror, break, power, slope, offset of the power segment; base, log slope, log offset,
+        /// lin slope, lin offset of the log segment).
+        case linToGammaLog = "Lin_TO_GammaLog"
+        /// The inverse.
+        case gammaLogToLin = "GammaLog_TO_Lin"
+        /// Two log segments joined by a straight line (13 parameters: base, break 1, break 2;
+        /// log slope, log offset, lin slope, lin offset of each log segment; slope and offset of
+        /// the line). The breaks belong to the log segments.
+        case linToDoubleLog = "Lin_TO_DoubleLog"
+        /// The inverse.
+        case doubleLogToLin = "DoubleLog_TO_Lin"
+        /// ACES 1.0's dark to dim surround: `rgb * Y^(0.9811 - 1)`, `Y` the AP1 luminance of the
+        /// input, at least 1e-10 (NaN takes the floor).
+        case darkToDim10 = "DarkToDim10"
+        /// The inverse, with gamma 1.0192640913260627.
+        case dimToDark10 = "DimToDark10"
+        /// ACES 1.3's reference gamut compression: each channel's distance from the largest,
+        /// `(max - x) / |max|`, is compressed above its threshold so that the limit lands on 1
+        /// (7 parameters: the cyan, magenta and yellow limits, 1.001...65504; their thresholds,
+        /// 0...0.9995; the power, 1...65504). A colour whose largest channel is 0 becomes 0.
+        case gamutComp13Fwd = "GamutComp13Fwd"
+        /// The inverse: distances at or beyond threshold + scale pass unchanged.
+        case gamutComp13Rev = "GamutComp13Rev"
+
+        /// A CTF style name (any case; `Surround`, OpenColorIO's old name, is `Rec2100SurroundFwd`), or nil.
+        public init?(ctfName: String) {
+            let lowered = ctfName.lowercased()
+            if lowered == "surround" { self = .rec2100SurroundFwd; return }
+            guard let style = Style.allCases.first(where: { $0.rawValue.lowercased() == lowered }) else { return nil }
+            self = style
+        }
+
+        /// How many parameters the style takes.
+        public var parameterCount: Int {
+            switch self {
+            case .rec2100SurroundFwd, .rec2100SurroundRev: 1
+            case .linToGammaLog, .gammaLogToLin: 10
+            case .linToDoubleLog, .doubleLogToLin: 13
+            case .gamutComp13Fwd, .gamutComp13Rev: 7
+            default: 0
+            }
+        }
+
+        public var inverse: Style {
+            switch self {
+            case .rec2100SurroundFwd: .rec2100SurroundRev
+            case .rec2100SurroundRev: .rec2100SurroundFwd
+            case .rgbToHSV: .hsvToRGB
+            case .hsvToRGB: .rgbToHSV
+            case .xyzToxyY: .xyYToXYZ
+            case .xyYToXYZ: .xyzToxyY
+            case .xyzTouvY: .uvYToXYZ
+            case .uvYToXYZ: .xyzTouvY
+            case .xyzToLUV: .luvToXYZ
+            case .luvToXYZ: .xyzToLUV
+            case .linToPQ: .pqToLin
+            case .pqToLin: .linToPQ
+            case .linToGammaLog: .gammaLogToLin
+            case .gammaLogToLin: .linToGammaLog
+            case .linToDoubleLog: .doubleLogToLin
+            case .doubleLogToLin: .linToDoubleLog
+            case .darkToDim10: .dimToDark10
+            case .dimToDark10: .darkToDim10
+            case .gamutComp13Fwd: .gamutComp13Rev
+            case .gamutComp13Rev: .gamutComp13Fwd
+            }
+        }
+
+        /// Whether each output channel depends on its own input channel alone.
+        public var isPerChannel: Bool {
+            switch self {
+            case .linToPQ, .pqToLin, .linToGammaLog, .gammaLogToLin, .linToDoubleLog, .doubleLogToLin: true
+            default: false
+            }
+        }
+    }
+
+    public let style: Style
+    public let parameters: [Double]
+
+    /// The white of the L*u*v* styles, D65's u' and v' as OpenColorIO writes them.
+    public static let whiteChromaticity = (u: FixedFunctionFormulas.whiteU, v: FixedFunctionFormulas.whiteV)
+
+    /// - Throws: `TransformError.invalidOperation`, with OpenColorIO's reason, for the wrong
+    ///   number of parameters or values it refuses: a surround gamma outside 0.01...100; a
+    ///   GammaLog base at or below 0, a mirror not below the break, or a power of 0; a
+    ///   DoubleLog base at or below 0 or a first break above the second.
+    public init(style: Style, parameters: [Double] = []) throws(TransformError) {
+        func refuse(_ reason: String) -> TransformError {
+            .invalidOperation(operation: "fixed function \(style.rawValue)", reason: reason)
+        }
+        guard parameters.count == style.parameterCount else {
+            throw refuse("it takes \(style.parameterCount) parameter\(style.parameterCount == 1 ? "" : "s"), \(parameters.count) given")
+        }
+        switch style {
+        case .rec2100SurroundFwd, .rec2100SurroundRev:
+            guard parameters[0] >= 0.01, parameters[0] <= 100 else {
+                throw refuse("gamma \(Describe.number(parameters[0])) is outside 0.01...100")
+            }
+        case .linToGammaLog, .gammaLogToLin:
+            guard parameters[5] > 0 else { throw refuse("log base \(Describe.number(parameters[5])) is not above 0") }
+            guard parameters[0] < parameters[1] else {
+                throw refuse("mirror point \(Describe.number(parameters[0])) is not below the break point \(Describe.number(parameters[1]))")
+            }
+            guard parameters[2] != 0 else { throw refuse("the power is 0") }
+        case .linToDoubleLog, .doubleLogToLin:
+            guard parameters[0] > 0 else { throw refuse("log base \(Describe.number(parameters[0])) is not above 0") }
+            guard parameters[1] <= parameters[2] else {
+                throw refuse("first break point \(Describe.number(parameters[1])) is above the second \(Describe.number(parameters[2]))")
+            }
+        case .gamutComp13Fwd, .gamutComp13Rev:
+            let names = ["lim_cyan", "lim_magenta", "lim_yellow", "thr_cyan", "thr_magenta", "thr_yellow", "power"]
+            let ranges = [1.001...65504, 1.001...65504, 1.001...65504, 0...0.9995, 0...0.9995, 0...0.9995, 1...65504]
+            for (index, range) in ranges.enumerated() where !range.contains(parameters[index]) {
+                throw refuse("\(names[index]) \(Describe.number(parameters[index])) is outside "
+                    + "\(Describe.number(range.lowerBound))...\(Describe.number(range.upperBound))")
+            }
+        default:
+            break
+        }
+        self.style = style
+        self.parameters = parameters
+    }
+
+    public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
+        switch style {
+        case .rec2100SurroundFwd, .rec2100SurroundRev:
+            return FixedFunctionFormulas.surround(rgb, gamma: parameters[0], forward: style == .rec2100SurroundFwd)
+        case .rgbToHSV: return FixedFunctionFormulas.rgbToHSV(rgb)
+        case .hsvToRGB: return FixedFunctionFormulas.hsvToRGB(rgb)
+        case .xyzToxyY: return FixedFunctionFormulas.xyzToxyY(rgb)
+        case .xyYToXYZ: return FixedFunctionFormulas.xyYToXYZ(rgb)
+        case .xyzTouvY: return FixedFunctionFormulas.xyzTouvY(rgb)
+        case .uvYToXYZ: return FixedFunctionFormulas.uvYToXYZ(rgb)
+        case .xyzToLUV: return FixedFunctionFormulas.xyzToLUV(rgb)
+        case .luvToXYZ: return FixedFunctionFormulas.luvToXYZ(rgb)
+        case .linToPQ:
+            return SIMD3(FixedFunctionFormulas.linToPQ(rgb.x), FixedFunctionFormulas.linToPQ(rgb.y), FixedFunctionFormulas.linToPQ(rgb.z))
+        case .pqToLin:
+            return SIMD3(FixedFunctionFormulas.pqToLin(rgb.x), FixedFunctionFormulas.pqToLin(rgb.y), FixedFunctionFormulas.pqToLin(rgb.z))
+        case .linToGammaLog, .gammaLogToLin:
+            let curve = FixedFunctionFormulas.GammaLog(parameters)
+            let forward = style == .linToGammaLog
+            return SIMD3(curve.apply(rgb.x, forward: forward), curve.apply(rgb.y, forward: forward), curve.apply(rgb.z, forward: forward))
+        case .linToDoubleLog, .doubleLogToLin:
+            let curve = FixedFunctionFormulas.DoubleLog(parameters)
+            let forward = style == .linToDoubleLog
+            return SIMD3(curve.apply(rgb.x, forward: forward), curve.apply(rgb.y, forward: forward), curve.apply(rgb.z, forward: forward))
+        case .darkToDim10, .dimToDark10:
+            return FixedFunctionFormulas.darkToDim(rgb, gamma: style == .darkToDim10 ? 0.9811 : 1.0192640913260627)
+        case .gamutComp13Fwd, .gamutComp13Rev:
+            return FixedFunctionFormulas.GamutCompression(parameters).apply(rgb, forward: style == .gamutComp13Fwd)
+        }
+    }
+
+    public var isPerChannel: Bool { style.isPerChannel }
+
+    /// A surround gamma of 1 changes nothing; no other style is an identity.
+    public var isIdentity: Bool {
+        (style == .rec2100SurroundFwd || style == .rec2100SurroundRev) && parameters[0] == 1
+    }
+
+    /// The reverse style with the same parameters. The formulas invert each other where they
+    /// are defined; the clamps (HSV saturation, the surround's luminance floor) are where they
+    /// do not.
+    public func inverse() throws(TransformError) -> [any TransformOp] {
+        [try FixedFunctionOp(style: style.inverse, parameters: parameters)]
+    }
+
+    public var description: String {
+        "fixed function \(style.rawValue)" + (parameters.isEmpty ? "" : " (\(parameters.map(Describe.number).joined(separator: ", ")))")
+    }
+}
