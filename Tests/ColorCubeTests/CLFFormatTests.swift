@@ -366,6 +366,19 @@ import Testing
         try Self.expectRefusal(Self.processList(body), line: line, mentions: mentions)
     }
 
+    /// Windows line breaks ("\r\n", one Character in Swift) separate values, as any white space
+    /// does: a CLF and a .cc written on Windows read as written on Unix.
+    @Test func windowsLineBreaksSeparateValues() throws {
+        let unix = "<?xml version=\"1.0\"?>\n<ProcessList id=\"w\" compCLFversion=\"3.0\">\n<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\">\n"
+            + "<Array dim=\"3 3\">\n0.5 0 0\n0 1 0\n0 0 2\n</Array>\n</Matrix>\n</ProcessList>\n"
+        let windows = unix.replacingOccurrences(of: "\n", with: "\r\n")
+        let input = SIMD3<Double>(0.25, 0.5, 0.75)
+        #expect(try Self.read(windows).transform.apply(input) == SIMD3(0.125, 0.5, 1.5))
+        let correction = ASCCDLFormatTests.single.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try ASCCDLFormatTests.read(correction, "windows.cc").transform.apply(input)
+            == ASCCDLFormatTests.read(ASCCDLFormatTests.single, "unix.cc").transform.apply(input))
+    }
+
     @Test func refusesBadVersionsAndBrokenXML() throws {
         try Self.expectRefusal(Self.processList("", version: "compCLFversion=\"4.0\""), line: 2, mentions: "compCLFversion 4.0")
         try Self.expectRefusal(Self.processList("", version: "compCLFversion=\"three\""), line: 2, mentions: "not a version")

@@ -59,7 +59,7 @@ public struct ASCCDLFormat: LUTFileFormat {
         let text = String(decoding: head, as: UTF8.self)
         guard let start = text.range(of: "<" + kind.rootElement) else { return false }
         let next = text[start.upperBound...].first
-        guard next == " " || next == ">" || next == "\n" || next == "\r" || next == "\t" else { return false }
+        guard let next, next == ">" || next.isXMLSpace else { return false }
         if kind == .cc {
             return !text.contains("<ColorCorrectionCollection") && !text.contains("<ColorDecisionList")
         }

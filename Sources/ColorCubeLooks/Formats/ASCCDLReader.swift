@@ -41,7 +41,7 @@ enum ASCCDLReader {
 
     /// Exactly `count` finite numbers from `element`'s text.
     static func numbers(_ element: XMLElementTree, count: Int, path: String) throws(LUTFileError) -> [Double] {
-        let tokens = element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" })
+        let tokens = element.text.split(whereSeparator: \.isXMLSpace)
         guard tokens.count == count else {
             throw .malformed(path: path, line: element.line,
                              defect: .wrongCount(what: "number\(count == 1 ? "" : "s") in <\(element.name)>", expected: count, found: tokens.count))

@@ -76,7 +76,7 @@ extension CLFNodeReader {
         }
         var values: [Double] = []
         if kind == "FixedFunction", let text = node.attribute("params") {
-            for token in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," }) {
+            for token in text.split(whereSeparator: \.separatesNumbers) {
                 guard let value = Double(token), value.isFinite else {
                     throw fail(node, "params \"\(text.excerpt)\" is not a list of numbers")
                 }

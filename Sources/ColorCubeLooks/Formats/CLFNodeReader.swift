@@ -250,7 +250,7 @@ struct CLFNodeReader {
         var nonFinite = 0
         // Each value takes at least two bytes ("0 "): a short text reserves no more than it holds.
         values.reserveCapacity(min(expected, element.text.utf8.count / 2 + 1))
-        let tokens = element.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," })
+        let tokens = element.text.split(whereSeparator: \.separatesNumbers)
         guard tokens.count == expected else {
             throw .malformed(path: path, line: element.line,
                              defect: .wrongCount(what: "values in <\(element.name)> (its dimensions)", expected: expected, found: tokens.count))
@@ -424,7 +424,7 @@ struct CLFNodeReader {
         guard let dim = TextLUTParsing.wholeNumber(dimText.trimmingWhitespace()), dim >= 2 else {
             throw fail(map, "dim \"\(dimText.excerpt)\" is not a number of entries (2 or more)")
         }
-        let pairs = map.text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" || $0 == "," })
+        let pairs = map.text.split(whereSeparator: \.separatesNumbers)
         guard pairs.count == dim else {
             throw fail(map, "\(pairs.count) entries where dim says \(dim)")
         }
@@ -741,8 +741,16 @@ struct CLFNodeReader {
 extension String {
     /// The string without leading and trailing spaces, tabs and line breaks (Foundation-free).
     func trimmingWhitespace() -> String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        guard let first = firstIndex(where: { !$0.isXMLSpace }), let last = lastIndex(where: { !$0.isXMLSpace }) else { return "" }
         return String(self[first...last])
     }
+}
+
+extension Character {
+    /// XML's white space: a space, a tab or a line break. A Windows line break ("\r\n") is one
+    /// Character in Swift, equal to neither "\r" nor "\n", so it is named here too.
+    var isXMLSpace: Bool { self == " " || self == "\n" || self == "\t" || self == "\r" || self == "\r\n" }
+
+    /// What separates the numbers of an array: XML's white space or a comma.
+    var separatesNumbers: Bool { isXMLSpace || self == "," }
 }
