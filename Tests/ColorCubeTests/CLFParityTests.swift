@@ -303,6 +303,8 @@ import Testing
         (versioned("compCLFversion=\"3.0.0.0\""), 2, "not a version number"),
         (versioned("compCLFversion=\"ST2136-1:2025\""), 2, "not a version number"),
         (versioned("version=\"1.2\" compCLFversion=\"3\""), 2, "both compCLFversion"),
+        (versioned("version=\"2.0\" xmlns=\"http://www.smpte-ra.org/ns/2136-1/2024\""), 2, "remove version"),
+        (processList(matrix, root: "compCLFversion=\"3.0\" xmlns=\"http://example.com/clf\""), 2, "id is missing"),
         (log("base=\"-2\""), 3, "base -2"),
         (log("base=\"0\""), 3, "base 0"),
         (log("logSideSlope=\"0\""), 3, "must not be 0"),
@@ -420,6 +422,19 @@ import Testing
             + acceptedVersions.map { ("version.clf", versioned($0)) }
             + legacyMatrices.map { ("matrix.clf", $0) }
             + alphaMatrices.map { ("alpha.clf", $0) }
+            + smpteNamespaced.map { ("smpte.clf", $0) }
+    }
+
+    /// ST 2136-1 files: the namespace states CLF 3, and the id may be left out.
+    static let smpteNamespaced = [
+        processList(matrix, root: "xmlns=\"http://www.smpte-ra.org/ns/2136-1/2024\""),
+        processList(matrix, root: "xmlns=\"http://www.smpte-ra.org/ns/2136-1/2024\" compCLFversion=\"ST2136-1:2024\""),
+    ]
+
+    @Test(arguments: smpteNamespaced)
+    func theSMPTENamespaceStatesTheVersion(text: String) throws {
+        let look = try Self.read(text)
+        #expect(look.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.5, 0.5, 0.375))
     }
 
     /// The Gamma, Exponent and Log files read above, compared at inputs beyond 0...1 too.

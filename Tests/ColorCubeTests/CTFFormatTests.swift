@@ -49,6 +49,7 @@ import Testing
                                    root: "version=\"2.6\"")),
         ("clf-in-ctf.ctf", processList(gamma, root: "compCLFversion=\"3.0\"")),
         ("vendor.ctf", processList("<Info><Release>1</Release></Info><Vendor/>" + matrix34, root: "version=\"1.3\"")),
+        ("info-2.99.ctf", processList("<Info version=\"2.99\"><Release>1</Release></Info>" + matrix34, root: "version=\"1.3\"")),
         ("cineon-1.3.ctf", processList(cineon("logToLin", "<LogParams gamma=\"0.6\" refWhite=\"685\" refBlack=\"95\" highlight=\"1.0\" "
                                                          + "shadow=\"0.0005\" base=\"2\"/>"), root: "version=\"1.3\"")),
         ("cineon-channels-1.8.ctf", processList(cineon("linToLog", ["R": "0.6 685 95 1 0.0005", "G": "0.55 700 90 0.9 0.001",
@@ -155,6 +156,9 @@ import Testing
         (processList(cineon("logToLin", ["": "0.005 685 95 1 0"]), root: "version=\"1.3\""), "not above 0.01"),
         (processList(cineon("logToLin", ["": "0.6 95 685 1 0"]), root: "version=\"1.3\""), "refWhite 95.0 is not above"),
         (processList(cineon("logToLin", ["": "0.6 685 95 0 1"]), root: "version=\"2.1\""), "highlight 0.0 is not above"),
+        (processList("<Info version=\"\"><Release>1</Release></Info>" + matrix34, root: "version=\"1.3\""), "not a version number"),
+        (processList("<Info version=\"invalid\"/>" + matrix34, root: "version=\"1.3\""), "not a version number"),
+        (processList("<Info version=\"3.0\"/>" + matrix34, root: "version=\"1.3\""), "newer than the Info version"),
     ]
 
     /// CTF operators OpenColorIO applies and colorcube cannot: refused, naming the element and

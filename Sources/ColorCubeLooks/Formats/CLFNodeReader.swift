@@ -53,13 +53,17 @@ struct CLFNodeReader {
         guard root.name == "ProcessList" else {
             throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a \(isCTF ? "CTF" : "CLF") file")
         }
-        guard let id = root.attribute("id") else {
+        // SMPTE ST 2136-1 files name their version by their namespace and may leave out the id.
+        let smpteNamespace = root.attribute("xmlns") == Self.smpteNamespace
+        if let id = root.attribute("id") {
+            guard !id.isEmpty else {
+                throw fail(root, "attribute id is empty; CLF requires a value, e.g. id=\"look\"")
+            }
+        } else if !smpteNamespace {
             throw missing(root, "attribute id", hint: "CLF requires one")
         }
-        guard !id.isEmpty else {
-            throw fail(root, "attribute id is empty; CLF requires a value, e.g. id=\"look\"")
-        }
-        try checkVersion(root)
+        try checkVersion(root, smpteNamespace: smpteNamespace)
+        try checkInfoVersion(root)
         title = root.child("Description").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
             ?? root.attribute("name")
         inputDescriptor = root.child("InputDescriptor").map { $0.text.trimmingWhitespace() }.flatMap { $0.isEmpty ? nil : $0 }
@@ -136,13 +140,51 @@ struct CLFNodeReader {
     /// The SMPTE ST 2136-1 `compCLFversion`, accepted as OpenColorIO accepts it.
     private static let smpteVersion = "ST2136-1:2024"
 
+    /// The SMPTE ST 2136-1 namespace: as the root's `xmlns`, it states CLF 3 by itself.
+    private static let smpteNamespace = "http://www.smpte-ra.org/ns/2136-1/2024"
+
+    /// The newest major version of a CTF `<Info>` element OpenColorIO reads.
+    private static let newestInfoVersion = 2
+
+    /// Checks a .ctf's `<Info version="...">` as OpenColorIO does: its leading whole number (the
+    /// minor version is for tracking alone) must be there and at most `newestInfoVersion`.
+    private func checkInfoVersion(_ root: XMLElementTree) throws(LUTFileError) {
+        guard isCTF, let info = root.child("Info"), let text = info.attribute("version") else { return }
+        var rest = Substring(text.trimmingWhitespace())
+        var sign = 1
+        if let first = rest.first, first == "-" || first == "+" {
+            sign = first == "-" ? -1 : 1
+            rest = rest.dropFirst()
+        }
+        // Nine digits at most: any longer number is refused as too new all the same.
+        let digits = rest.prefix { $0.isASCII && $0.isNumber }.prefix(9)
+        guard let magnitude = Int(digits) else {
+            throw fail(info, "version \"\(text.excerpt)\" is not a version number; write MAJOR.MINOR, e.g. 2.0")
+        }
+        guard sign * magnitude <= Self.newestInfoVersion else {
+            throw fail(info, "version \(text.excerpt) is newer than the Info version OpenColorIO reads (\(Self.newestInfoVersion).x)")
+        }
+    }
+
     /// Checks the version as OpenColorIO does: `MAJOR[.MINOR[.REVISION]]` in digits alone (no
     /// sign, space or exponent), up to 3.0 for `compCLFversion` (or the SMPTE name) and up to
-    /// 2.0 for the pre-SMPTE `version`; the two attributes never together.
-    private mutating func checkVersion(_ root: XMLElementTree) throws(LUTFileError) {
+    /// 2.0 for the pre-SMPTE `version`; the two attributes never together. The SMPTE namespace
+    /// states CLF 3 by itself, and never with the pre-SMPTE `version`.
+    private mutating func checkVersion(_ root: XMLElementTree, smpteNamespace: Bool) throws(LUTFileError) {
         let smpte = root.attribute("compCLFversion"), legacy = root.attribute("version")
         if smpte != nil, legacy != nil {
             throw fail(root, "it states both compCLFversion and the pre-SMPTE version; keep compCLFversion and remove version")
+        }
+        if smpteNamespace {
+            guard legacy == nil else {
+                throw fail(root, "its namespace is SMPTE ST 2136-1's, which states CLF 3, and it states the pre-SMPTE version too; "
+                    + "remove version")
+            }
+            if smpte == nil {
+                // The namespace alone: CLF 3 (the reader's defaults).
+                statedVersion = "the SMPTE ST 2136-1 namespace"
+                return
+            }
         }
         statedVersion = smpte.map { "compCLFversion=\"\($0.excerpt)\"" } ?? legacy.map { "version=\"\($0.excerpt)\"" } ?? ""
         if let text = smpte {
