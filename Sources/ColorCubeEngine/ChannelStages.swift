@@ -1,3 +1,5 @@
+import ColorCubeTransform
+
 /// Per-channel curves before and after the lattice (nil: none). Channel 0 is red, 1 green, 2 blue.
 ///
 /// The common shape of a look file: per-channel 1D stage -> 3D lattice -> per-channel 1D stage
@@ -19,6 +21,7 @@
 ///   result), `outputSamples` (16,385) samples, linearly interpolated. Error at most
 ///   h^2/8 * max|output''| with h = (max - min) / 16384, plus half an ulp of Float32: for a range of
 ///   1 that is 4.7e-10 * max|output''|, far under 1/65535 for any curve with |output''| < 30,000.
+///   `ChainPlan` measures it and runs the chain as steps where a curve is steeper than that.
 ///   A channel whose lattice values are all equal reads the curve at that one value.
 public struct ChannelStages: Sendable {
     /// Maps an input value (already clamped to 0...1 for integer inputs; Float inputs: clamped to
@@ -44,6 +47,7 @@ public struct ChannelStages: Sendable {
     /// 2^-16 between are sampled exactly.
     public static let floatInputSamples = (1 << 16) + 1
 
-    /// Samples per channel in the output table: 2^14 + 1.
-    public static let outputSamples = (1 << 14) + 1
+    /// Samples per channel in the output table: 2^14 + 1 (`ChainPlan` measures the table's error
+    /// before it plans the lattice form).
+    public static let outputSamples = ChainPlan.outputTableSamples
 }

@@ -8,8 +8,9 @@ import ColorCubeTransform
 
 /// Options that choose and shape the LUT engine, shared by every command that applies a look.
 struct EngineOptions: ParsableArguments {
-    @Option(help: "Interpolation: trilinear (Core Image's), tetrahedral or nearest.")
-    var interpolation: Interpolation = .trilinear
+    @Option(help: ArgumentHelp("Interpolation of every 3D LUT: trilinear (Core Image's), tetrahedral or nearest "
+        + "(default: as the look's file states, as a CLF may, else trilinear)."))
+    var interpolation: Interpolation?
 
     @Option(help: "Strength of the look, 0 to 1: out = in + S * (look(in) - in).")
     var strength: Float = 1

@@ -1,6 +1,7 @@
 import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore
+import ColorCubeEngine
 import ColorCubeTransform
 import Foundation
 import Testing
@@ -183,7 +184,34 @@ import Testing
         #expect(entry.y == Float(51) / 255)
         #expect(entry.z == Float(64) / 255)
         let defaulted = try #require(try Self.read(Self.lut3D(interpolation: nil)).transform.operations.first as? LUT3DOp)
-        #expect(defaulted.interpolation == .tetrahedral)
+        // The CLF default, as OpenColorIO 2.6 reads a file that states none.
+        #expect(defaulted.interpolation == .trilinear)
+    }
+
+    /// The engine reads a lattice as its file states unless the caller names an interpolation.
+    @Test func theEngineKeepsTheFilesInterpolationUnlessAsked() throws {
+        let look = try Self.read(Self.lut3D(interpolation: "tetrahedral"))
+        let lattice = try #require(look.transform.operations.first as? LUT3DOp)
+        func graded(_ engine: LUTEngine) -> [Float] {
+            var pixels: [Float] = [0.3, 0.7, 0.55, 0.9, 0.1, 0.45]
+            pixels.withUnsafeMutableBufferPointer { engine.apply(floats: $0.baseAddress!, to: $0.baseAddress!, pixelCount: 2, layout: .rgb) }
+            return pixels
+        }
+        func exact(_ interpolation: Interpolation) -> [Float] {
+            var reading = lattice
+            reading.interpolation = interpolation
+            return [SIMD3<Double>(0.3, 0.7, 0.55), SIMD3(0.9, 0.1, 0.45)].flatMap { rgb in
+                let out = reading.apply(rgb)
+                return [Float(out.x), Float(out.y), Float(out.z)]
+            }
+        }
+        let asFiled = graded(try LUTEngine(transform: look.transform))
+        let trilinear = graded(try LUTEngine(transform: look.transform, interpolation: .trilinear))
+        #expect(exact(.tetrahedral) != exact(.trilinear))
+        for (index, value) in asFiled.enumerated() {
+            #expect(abs(value - exact(.tetrahedral)[index]) < 1e-5)
+            #expect(abs(trilinear[index] - exact(.trilinear)[index]) < 1e-5)
+        }
     }
 
     @Test func matrixAndRangeFollowTheirBitDepths() throws {
@@ -198,7 +226,7 @@ import Testing
         #expect(look.transform.operations[4] is CDLOp)
     }
 
-    /// OpenColorIO checks an IndexMap and ignores it: so does colorcube, with a note.
+    /// A version 1.2 file's IndexMap is checked and ignored, as OpenColorIO ignores it, with a note.
     @Test func legacyIndexMapIsCheckedAndIgnoredAsOpenColorIODoes() throws {
         let look = try Self.read(Self.legacy)
         #expect(look.transform.operations.count == 2)
@@ -229,7 +257,7 @@ import Testing
     // MARK: Against OpenColorIO
 
     static let ocioCases: [(name: String, text: String)] = [
-        ("lut1d-10i", lut1D10i), ("lut3d-tetrahedral", lut3D(interpolation: nil)),
+        ("lut1d-10i", lut1D10i), ("lut3d-tetrahedral", lut3D(interpolation: "tetrahedral")),
         ("lut3d-trilinear", lut3D(interpolation: "trilinear")), ("chain", chain), ("curves", curves),
         ("logs", logs), ("legacy", legacy),
     ]

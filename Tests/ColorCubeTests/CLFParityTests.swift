@@ -65,9 +65,10 @@ import Testing
 
     // MARK: IndexMap
 
-    static let indexMaps = ["0@0 0.5@1 1@4", "0@0 0.5@1 0.6@3 1@4", "0@0, 0.5@1, 1@4", "-1@-4 0@0 1@9"]
+    static let indexMaps = ["0@0 0.5@1 1@4", "0@0 0.5@1 0.6@3 1@4", "0@0, 0.5@1, 1@4", "-1@-4 0@0 1@9", "0 @ 0 1@ 4"]
 
-    /// OpenColorIO reads an IndexMap of any length and ignores it: the table reads as without it.
+    /// Up to version 1.4 OpenColorIO reads an IndexMap of any length and ignores it: the table
+    /// reads as without it.
     @Test(arguments: indexMaps)
     func indexMapsOfAnyLengthAreCheckedAndIgnored(map: String) throws {
         let count = map.split(separator: "@").count - 1
@@ -77,6 +78,27 @@ import Testing
             #expect(mapped.transform.apply(input) == plain.transform.apply(input))
         }
         #expect(mapped.notes.contains { $0.contains("IndexMap") && $0.contains("ignored") })
+    }
+
+    /// From CLF 2 (and CTF 1.5 for a LUT1D, 1.7 for a LUT3D) a two-entry map is a clamping range
+    /// before the table, from its values in the input bit depth to its indices; CLF 3 dropped the
+    /// element, and such a file's map is ignored again.
+    @Test func twoEntryIndexMapsBecomeARangeFromCLF2() throws {
+        let map = "<IndexMap dim=\"2\">0.2 @1 0.6@ 3</IndexMap>"
+        let ranged = try Self.read(Self.processList(Self.lut1D(Self.curve, map: map), root: "id=\"t\" compCLFversion=\"2.0\""))
+        #expect(ranged.transform.operations.count == 2 && ranged.transform.operations[0] is RangeOp)
+        let plain = try Self.read(Self.processList(Self.lut1D(Self.curve), root: "id=\"t\" compCLFversion=\"2.0\""))
+        // Input 0.2 reads entry 1 and 0.6 entry 3; halfway between is entry 2, and beyond them clamps.
+        let at = { (x: Double) in ranged.transform.apply(SIMD3(repeating: x)).x }
+        #expect(abs(at(0.2) - 0.1) < 1e-12 && abs(at(0.4) - 0.3) < 1e-12 && abs(at(0.6) - 0.6) < 1e-12)
+        #expect(abs(at(0) - 0.1) < 1e-12 && abs(at(1) - 0.6) < 1e-12)
+        #expect(plain.transform.apply(SIMD3(repeating: 0.4)).x != at(0.4))
+        let ten = try Self.read(Self.processList("<LUT1D inBitDepth=\"10i\" outBitDepth=\"32f\"><IndexMap dim=\"2\">64@0 940@4</IndexMap>"
+            + "<Array dim=\"5 1\">\(Self.curve)</Array></LUT1D>", root: "id=\"t\" compCLFversion=\"2.0\""))
+        #expect(abs(ten.transform.apply(SIMD3(repeating: 502.0 / 1023)).x - 0.3) < 1e-12)
+        let dropped = try Self.read(Self.processList(Self.lut1D(Self.curve, map: map)))
+        #expect(dropped.transform.operations.count == 1)
+        #expect(dropped.notes.contains { $0.contains("IndexMap") && $0.contains("CLF 3") })
     }
 
     // MARK: Elements CLF does not define
@@ -324,8 +346,11 @@ import Testing
         (mapped("<IndexMap dim=\"3\">0@0 0@1 1@4</IndexMap>"), 3, "must increase"),
         (mapped("<IndexMap>0@0 1@4</IndexMap>"), 3, "dim is missing"),
         (mapped("<IndexMap dim=\"1\">0@0</IndexMap>"), 3, "dim \"1\""),
-        (mapped("<IndexMap dim=\"3\">0@0 1@4</IndexMap>"), 3, "2 entries where dim says 3"),
-        (mapped("<IndexMap dim=\"3\">0@0 0.5 1@4</IndexMap>"), 3, "'0.5' is not"),
+        (mapped("<IndexMap dim=\"3\">0@0 1@4</IndexMap>"), 3, "expected 3 entries in <IndexMap> (its dim), found 2"),
+        (mapped("<IndexMap dim=\"3\">0@0 0.5 1@4</IndexMap>"), 3, "is not pairs"),
+        (mapped("<IndexMap dim=\"2\">0@0 0.5@1 1@4</IndexMap>"), 3, "expected 2 entries in <IndexMap> (its dim), found 3"),
+        (processList(lut1D(curve, map: "<IndexMap dim=\"3\">0@0 0.5@1 1@4</IndexMap>"), root: "id=\"t\" compCLFversion=\"2.0\""),
+         3, "an IndexMap of 3 entries"),
         (mapped("<IndexMap dim=\"2\">0@0 1@4</IndexMap><IndexMap dim=\"2\">0@0 1@4</IndexMap>"),
          3, "a second IndexMap"),
         (processList(matrix, root: legacy), 3, "where a Matrix is \"3 3 3\""),
@@ -423,7 +448,49 @@ import Testing
             + legacyMatrices.map { ("matrix.clf", $0) }
             + alphaMatrices.map { ("alpha.clf", $0) }
             + smpteNamespaced.map { ("smpte.clf", $0) }
+            + rangedMaps.map { ("ranged.clf", $0) }
+            + hueKept.map { ("hue.clf", $0) }
     }
+
+    /// `hueAdjust="dw3"` on a three-column LUT1D in CLF 3, and in a pre-SMPTE version 1.3 file,
+    /// which had no such attribute (ignored there).
+    static let hueKept = [
+        processList("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\" hueAdjust=\"dw3\"><Array dim=\"3 3\">"
+            + "0 0.1 0  0.3 0.5 0.7  1 0.9 1</Array></LUT1D>"),
+        processList("<LUT1D inBitDepth=\"32f\" outBitDepth=\"32f\" hueAdjust=\"dw3\"><Array dim=\"3 3\">"
+            + "0 0.1 0  0.3 0.5 0.7  1 0.9 1</Array></LUT1D>", root: "id=\"t\" version=\"1.3\""),
+    ]
+
+    /// The middle channel keeps its place between the other two: with a curve that brightens
+    /// green most, a colour whose green is the middle channel keeps its hue ratio.
+    @Test func hueAdjustKeepsTheMiddleChannelsPlace() throws {
+        let look = try Self.read(Self.hueKept[0])
+        let kept = try #require(look.transform.operations.first as? HueKeepingOp)
+        let input = SIMD3<Double>(0.8, 0.5, 0.2)
+        let plain = kept.curves.apply(input), output = kept.apply(input)
+        #expect(output.x == plain.x && output.z == plain.z)
+        #expect(abs((output.y - output.z) / (output.x - output.z) - 0.5) < 1e-12)
+        // A grey has no middle: OpenColorIO's order makes green the middle and red the smallest,
+        // so green takes red's output.
+        let grey = kept.curves.apply(SIMD3(repeating: 0.4))
+        #expect(kept.apply(SIMD3(repeating: 0.4)) == SIMD3(grey.x, grey.x, grey.z))
+        let inverse = try #require(try kept.inverse().first)
+        let back = inverse.apply(output)
+        #expect(abs(back.x - input.x) < 1e-9 && abs(back.y - input.y) < 1e-9 && abs(back.z - input.z) < 1e-9)
+        let old = try Self.read(Self.hueKept[1])
+        #expect(old.transform.operations.first is LUT1DOp)
+    }
+
+
+    /// Two-entry IndexMaps that are ranges (CLF 2, a 10-bit LUT1D, a LUT3D) or dropped (CLF 3).
+    static let rangedMaps = [
+        processList(lut1D(curve, map: "<IndexMap dim=\"2\">0.2 @1 0.6@ 3</IndexMap>"), root: "id=\"t\" compCLFversion=\"2.0\""),
+        processList("<LUT1D inBitDepth=\"10i\" outBitDepth=\"32f\"><IndexMap dim=\"2\">64@0 940@4</IndexMap>"
+            + "<Array dim=\"5 1\">\(curve)</Array></LUT1D>", root: "id=\"t\" compCLFversion=\"2.0\""),
+        processList("<LUT3D inBitDepth=\"32f\" outBitDepth=\"32f\"><IndexMap dim=\"2\">0.1@0 0.7@1</IndexMap><Array dim=\"2 2 2 3\">"
+            + "0 0 0  0 0 1  0 1 0  0 1 1  1 0 0  1 0 1  1 1 0  1 1 0.5</Array></LUT3D>", root: "id=\"t\" compCLFversion=\"2.0\""),
+        processList(lut1D(curve, map: "<IndexMap dim=\"2\">0.2 @1 0.6@ 3</IndexMap>")),
+    ]
 
     /// ST 2136-1 files: the namespace states CLF 3, and the id may be left out.
     static let smpteNamespaced = [

@@ -15,11 +15,13 @@ import ColorCubeTransform
 ///   half values themselves; entries at NaN and infinity patterns are ignored); `rawHalfs="true"`
 ///   writes outputs as half-float bit patterns (whole numbers 0...65535).
 /// - `LUT3D` with `<Array dim="N N N 3">`, BLUE varying fastest (read into ColorCube's
-///   red-fastest order), `interpolation` trilinear or tetrahedral (the default, as OpenColorIO 2.1 reads
-///   a LUT3D that states none).
+///   red-fastest order), `interpolation` trilinear (the default) or tetrahedral, which the engine
+///   uses unless told otherwise (`apply --interpolation`).
 /// - Pre-SMPTE `IndexMap dim="N"` inside a LUT1D or LUT3D ("a@i b@j ...": input a reads entry
-///   i): checked as OpenColorIO checks it (N from 2, N entries, values and indices increasing)
-///   and then ignored, as OpenColorIO 2.1 to 2.6 ignore it; the look's notes say so.
+///   i): checked as OpenColorIO checks it (N from 2, N entries, values and indices increasing).
+///   From CLF 2 (CTF 1.5 for a LUT1D, 1.7 for a LUT3D) a two-entry map is a clamping Range
+///   before the table and a longer one is refused; older versions, and CLF 3, which dropped the
+///   element, ignore it, as OpenColorIO does, and the look's notes say so.
 /// - `Matrix` with `<Array dim="3 3">` or `"3 4"` (the fourth column is the offset; pre-SMPTE
 ///   "3 3 3" and "3 4 3" too), row by row, and OpenColorIO's RGBA forms "4 4" and "4 5" (the
 ///   alpha row ignored, the alpha column met by alpha 1); a pre-SMPTE file up to version 1.2

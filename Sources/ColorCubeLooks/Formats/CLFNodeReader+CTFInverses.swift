@@ -59,7 +59,8 @@ extension CLFNodeReader {
 
     /// The Range left by an InverseLUT1D and a LUT1D that undo each other, nil when they do not.
     private func pairedLUT1D(inverse: XMLElementTree, forward: XMLElementTree, inverseFirst: Bool) throws(LUTFileError) -> [any TransformOp]? {
-        guard inverse.attribute("rawHalfs")?.lowercased() == forward.attribute("rawHalfs")?.lowercased() else { return nil }
+        guard inverse.attribute("rawHalfs")?.lowercased() == forward.attribute("rawHalfs")?.lowercased(),
+              try !keepsHue(inverse), try !keepsHue(forward) else { return nil }
         // A copy reads the entries, so the notes are taken once, when the nodes are read.
         var scratch = self
         let (inverseInDepth, _) = try bitDepths(inverse), (_, forwardOutDepth) = try bitDepths(forward)
@@ -117,15 +118,17 @@ extension CLFNodeReader {
     /// into (`CTFInverseTable.bakedCurves(_:codes:)`): one entry per code of `inBitDepth` (256
     /// for 8i up to 65536 for 16i), or one per half-float value for 16f and 32f or for a table
     /// reaching outside 0...1.
-    private mutating func inverseLUT1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth) throws(LUTFileError) -> LUT1DOp {
+    private mutating func inverseLUT1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth) throws(LUTFileError) -> any TransformOp {
         let (entries, halfDomain, array) = try lut1DEntries(node, scale: inDepth)
         let tables = entries.map { CTFInverseTable(entries: $0, halfDomain: halfDomain) }
         let codes: Int? = inDepth == .float16 || inDepth == .float32 ? nil : Int(inDepth.scale) + 1
+        let table: LUT1DOp
         do throws(TransformError) {
-            return try LUT1DOp(curves: CTFInverseTable.bakedCurves(tables, codes: codes))
+            table = try LUT1DOp(curves: CTFInverseTable.bakedCurves(tables, codes: codes))
         } catch {
             throw fail(array, error.description)
         }
+        return try hueKept(table, node, array: array)
     }
 
     /// An InverseLUT3D: a LUT3D's content (entries in the units of `inBitDepth`) meaning its

@@ -334,13 +334,6 @@ struct CLFNodeReader {
     /// scale, with whether they are one per half-float bit pattern.
     mutating func lut1DEntries(_ node: XMLElementTree, scale depth: CLFBitDepth) throws(LUTFileError)
         -> (outputs: [[Double]], halfDomain: Bool, array: XMLElementTree) {
-        if let hue = node.attribute("hueAdjust") {
-            guard hue.lowercased() == "dw3" else {
-                throw fail(node, "hueAdjust=\"\(hue.excerpt)\" is not dw3, the one hue adjustment CLF defines; "
-                    + "remove the attribute for none")
-            }
-            throw fail(node, "hueAdjust=\"\(hue)\" is not supported")
-        }
         let halfDomain = try flag(node, "halfDomain")
         let rawHalfs = try flag(node, "rawHalfs")
         let largest = CLFFormat.largest1DSize
@@ -365,7 +358,9 @@ struct CLFNodeReader {
                         value = value.isNaN ? 0 : (value < 0 ? -TextLUTParsing.largestTableEntry : TextLUTParsing.largestTableEntry)
                     }
                 }
-                outputs[channel].append(value / depth.scale)
+                // An infinite entry stays the largest Float32 of its sign whatever the bit depth
+                // (OpenColorIO scales the infinity, then clamps it).
+                outputs[channel].append(abs(value) == TextLUTParsing.largestTableEntry ? value : value / depth.scale)
             }
         }
         if nonFinite > 0 {
@@ -379,7 +374,7 @@ struct CLFNodeReader {
 
     private mutating func lut1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth, _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
         let (outputs, halfDomain, array) = try lut1DEntries(node, scale: outDepth)
-        var operations: [any TransformOp] = try indexMap(node)
+        var operations: [any TransformOp] = try indexMap(node, inDepth: inDepth, entries: outputs[0].count)
         var curves: [Curve] = []
         do throws(TransformError) {
             for channel in 0..<3 {
@@ -397,7 +392,30 @@ struct CLFNodeReader {
         } catch {
             throw fail(array, error.description)
         }
+        if let table = operations.popLast() as? LUT1DOp { operations.append(try hueKept(table, node, array: array)) }
         return operations
+    }
+
+    /// Whether a LUT1D (or InverseLUT1D) keeps hue: `hueAdjust="dw3"`, the one adjustment CLF
+    /// defines (any other value is refused). A CTF before version 1.4, which had no such
+    /// attribute, ignores it, as OpenColorIO does.
+    func keepsHue(_ node: XMLElementTree) throws(LUTFileError) -> Bool {
+        guard let hue = node.attribute("hueAdjust") else { return false }
+        guard hue.lowercased() == "dw3" else {
+            throw fail(node, "hueAdjust=\"\(hue.excerpt)\" is not dw3, the one hue adjustment CLF defines; "
+                + "remove the attribute for none")
+        }
+        return ctfVersion >= (1, 4, 0)
+    }
+
+    /// `table` keeping hue when `node` asks for it (`keepsHue`).
+    func hueKept(_ table: LUT1DOp, _ node: XMLElementTree, array: XMLElementTree) throws(LUTFileError) -> any TransformOp {
+        guard try keepsHue(node) else { return table }
+        do throws(TransformError) {
+            return try HueKeepingOp(table)
+        } catch {
+            throw fail(array, error.description)
+        }
     }
 
     /// A LUT1D's boolean attribute: absent is false, `true` (any case) is true, and anything
@@ -417,9 +435,10 @@ struct CLFNodeReader {
                                                    count: { $0[0] * $0[1] * $0[2] * 3 })
         let interpolation: Interpolation
         switch node.attribute("interpolation")?.lowercased() {
-        case "trilinear": interpolation = .trilinear
-        // Without the attribute OpenColorIO 2.1 reads tetrahedrally (checked with ociobakelut).
-        case nil, "tetrahedral": interpolation = .tetrahedral
+        // Without the attribute, trilinear: the CLF default, and what OpenColorIO 2.6 applies unless
+        // the caller asks for another.
+        case nil, "trilinear": interpolation = .trilinear
+        case "tetrahedral": interpolation = .tetrahedral
         case let other?: throw fail(node, "interpolation \"\(other)\" is not trilinear or tetrahedral")
         }
         let n = dims[0]
@@ -444,17 +463,22 @@ struct CLFNodeReader {
         } catch {
             throw fail(array, error.description)
         }
-        var operations = try indexMap(node)
+        var operations = try indexMap(node, inDepth: inDepth, entries: n)
         operations.append(LUT3DOp(table: cube, interpolation: interpolation))
         return operations
     }
 
-    /// Checks a pre-SMPTE IndexMap and notes that it is not applied: OpenColorIO (2.1 to 2.6)
-    /// checks one (attribute `dim`, a whole number from 2, as many "value@index" entries, values
-    /// and indices increasing, one map per table) and then ignores it: a LUT1D with
-    /// "0@0 0.5@1 1@4" gives the same output as one without. colorcube matches OpenColorIO, the
-    /// reference other tools follow. Returns no operations.
-    private mutating func indexMap(_ node: XMLElementTree) throws(LUTFileError) -> [any TransformOp] {
+    /// A pre-SMPTE IndexMap, read as OpenColorIO reads it: the operations to put before the table.
+    ///
+    /// The map is `dim` pairs "value@index" (spaces allowed around the @), values and indices
+    /// increasing, one map per table. What it does depends on the version the file states:
+    /// - CLF 2 and CTF from 1.5 (a LUT1D) or 1.7 (a LUT3D): a map of two pairs is a clamping
+    ///   Range from the values (in the table's input bit depth) to the indices (over the table's
+    ///   `entries`), put before the table; a longer map is refused.
+    /// - Older CTF versions: checked, then ignored.
+    /// - CLF 3 and CTF 2, which dropped the element: its pairs are counted, then it is ignored.
+    /// The notes say when a map is ignored.
+    private mutating func indexMap(_ node: XMLElementTree, inDepth: CLFBitDepth, entries: Int) throws(LUTFileError) -> [any TransformOp] {
         let maps = node.children("IndexMap")
         guard let map = maps.first else { return [] }
         guard maps.count == 1 else {
@@ -466,25 +490,50 @@ struct CLFNodeReader {
         guard let dim = TextLUTParsing.wholeNumber(dimText.trimmingWhitespace()), dim >= 2 else {
             throw fail(map, "dim \"\(dimText.excerpt)\" is not a number of entries (2 or more)")
         }
-        let pairs = map.text.split(whereSeparator: \.separatesNumbers)
-        guard pairs.count == dim else {
-            throw fail(map, "\(pairs.count) entries where dim says \(dim)")
+        let tokens = map.text.split { $0.separatesNumbers || $0 == "@" }
+        guard tokens.count.isMultiple(of: 2) else {
+            throw fail(map, "'\(map.text.trimmingWhitespace().excerpt)' is not pairs \"value@index\"")
         }
-        var previous: (input: Double, index: Double)?
-        for pair in pairs {
-            let parts = pair.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count == 2, let input = Double(parts[0]), let index = Double(parts[1]) else {
-                throw fail(map, "'\(pair.prefix(40))' is not \"value@index\"")
+        guard tokens.count / 2 <= dim else {
+            throw LUTFileError.malformed(path: path, line: map.line, defect: .wrongCount(what: "entries in <IndexMap> (its dim)", expected: dim, found: tokens.count / 2))
+        }
+        let dropped = ctfVersion >= (2, 0, 0)
+        let fullForm = node.name == "LUT1D" ? (1, 5, 0) : (1, 7, 0)
+        if !dropped {
+            guard tokens.count / 2 == dim else {
+                throw LUTFileError.malformed(path: path, line: map.line, defect: .wrongCount(what: "entries in <IndexMap> (its dim)", expected: dim, found: tokens.count / 2))
+            }
+        }
+        var pairs: [(input: Double, index: Double)] = []
+        for pair in 0..<(tokens.count / 2) {
+            guard let input = Double(tokens[2 * pair]), let index = Double(tokens[2 * pair + 1]) else {
+                throw fail(map, "'\(tokens[2 * pair].prefix(40))@\(tokens[2 * pair + 1].prefix(40))' is not \"value@index\"")
             }
             // Written so that NaN passes, as it passes OpenColorIO's check.
-            if let previous, previous.input >= input || previous.index >= index {
-                throw fail(map, "'\(pair.prefix(40))' does not follow the entry before it; values and indices must increase")
+            if !dropped, let previous = pairs.last, previous.input >= input || previous.index >= index {
+                throw fail(map, "'\(tokens[2 * pair].prefix(40))@\(tokens[2 * pair + 1].prefix(40))' does not follow the entry "
+                    + "before it; values and indices must increase")
             }
-            previous = (input, index)
+            pairs.append((input, index))
         }
-        notes.append("line \(map.line): the IndexMap of the <\(node.name)> (\(pairs.joined(separator: " "))) is ignored, "
-            + "as OpenColorIO ignores it; the table's entries are spread evenly over the input range")
-        return []
+        let written = stride(from: 0, to: tokens.count, by: 2).map { "\(tokens[$0])@\(tokens[$0 + 1])" }.joined(separator: " ")
+        guard !dropped, ctfVersion >= fullForm else {
+            notes.append("line \(map.line): the IndexMap of the <\(node.name)> (\(written)) is ignored, as OpenColorIO ignores it in "
+                + "\(dropped ? "CLF 3 and CTF 2, which dropped the element" : "a CTF before version \(fullForm.0).\(fullForm.1)")"
+                + "; the table's entries are spread evenly over the input range")
+            return []
+        }
+        guard pairs.count == 2 else {
+            throw fail(map, "an IndexMap of \(pairs.count) entries; OpenColorIO applies two (the input range and the entries it "
+                + "spans): resample the table over that range and remove the map")
+        }
+        let last = Double(entries - 1)
+        do throws(TransformError) {
+            return [try RangeOp(from: pairs[0].input / inDepth.scale, pairs[1].input / inDepth.scale,
+                                to: pairs[0].index / last, pairs[1].index / last)]
+        } catch {
+            throw fail(map, error.description)
+        }
     }
 
     /// A Matrix as OpenColorIO reads it. From version 1.3 (and in every CLF) the array is "3 3"

@@ -53,6 +53,9 @@ enum CLFWriter {
             return lut3DNode(lattice, id: id)
         case let lut as LUT1DOp:
             return lut1DNode(lut, id: id)
+        case let kept as HueKeepingOp:
+            guard let lut = kept.curves as? LUT1DOp else { throw cannotHold(operation, path: path) }
+            return lut1DNode(lut, id: id, keepsHue: true)
         case let cdl as CDLOp:
             return open("ASC_CDL", id: id, extra: " style=\"\(cdl.style.rawValue)\"")
                 + "        <SOPNode>\n"
@@ -87,9 +90,13 @@ enum CLFWriter {
             // every half-float value, as OpenColorIO writes its own built-in curves.
             return halfDomainNode(id: id) { curve.apply(SIMD3(repeating: $0)) }
         default:
-            throw LUTFileError.cannotHold(path: path, format: "a CLF file", holds: "LUTs, matrices, ranges, ASC CDLs, logs, exponents and curves",
-                                          given: operation.description)
+            throw cannotHold(operation, path: path)
         }
+    }
+
+    private static func cannotHold(_ operation: any TransformOp, path: String) -> LUTFileError {
+        .cannotHold(path: path, format: "a CLF file", holds: "LUTs, matrices, ranges, ASC CDLs, logs, exponents and curves",
+                    given: operation.description)
     }
 
     /// One group without a channel when the three channels agree, else one per channel.
@@ -138,7 +145,10 @@ enum CLFWriter {
         return text + "        </Array>\n    </LUT3D>\n"
     }
 
-    private static func lut1DNode(_ lut: LUT1DOp, id: String) -> String {
+    /// A 1D LUT's node; with `keepsHue`, marked `hueAdjust="dw3"`, and half-domain unless its
+    /// domain is 0...1 (a domain matrix before it would change the order of the channels).
+    private static func lut1DNode(_ lut: LUT1DOp, id: String, keepsHue: Bool = false) -> String {
+        let hue = keepsHue ? " hueAdjust=\"dw3\"" : ""
         let counts = Set(lut.curves.map(\.outputs.count))
         var low = SIMD3<Double>.zero, high = SIMD3<Double>.one
         var uniform = counts.count == 1
@@ -150,12 +160,12 @@ enum CLFWriter {
             low[channel] = range.lowerBound
             high[channel] = range.upperBound
         }
-        guard uniform else {
-            return halfDomainNode(id: id) { SIMD3(lut.curves[0].apply($0), lut.curves[1].apply($0), lut.curves[2].apply($0)) }
+        guard uniform, !keepsHue || (low == .zero && high == .one) else {
+            return halfDomainNode(id: id, extra: hue) { SIMD3(lut.curves[0].apply($0), lut.curves[1].apply($0), lut.curves[2].apply($0)) }
         }
         var text = domainMatrix(low: low, high: high, id: id + "-domain")
         let entries = lut.curves[0].outputs.count
-        text += open("LUT1D", id: id) + "        <Array dim=\"\(entries) 3\">\n"
+        text += open("LUT1D", id: id, extra: hue) + "        <Array dim=\"\(entries) 3\">\n"
         for index in 0..<entries {
             text += "\(lut.curves[0].outputs[index]) \(lut.curves[1].outputs[index]) \(lut.curves[2].outputs[index])\n"
         }
@@ -164,8 +174,8 @@ enum CLFWriter {
 
     /// A half-domain `LUT1D`: `curve` at every half-float value. NaN and infinity entries are
     /// never read; they hold the nearest finite value's output.
-    private static func halfDomainNode(id: String, _ curve: (Double) -> SIMD3<Double>) -> String {
-        var text = open("LUT1D", id: id, extra: " halfDomain=\"true\"") + "        <Array dim=\"65536 3\">\n"
+    private static func halfDomainNode(id: String, extra: String = "", _ curve: (Double) -> SIMD3<Double>) -> String {
+        var text = open("LUT1D", id: id, extra: " halfDomain=\"true\"" + extra) + "        <Array dim=\"65536 3\">\n"
         let largest = Double(Float.greatestFiniteMagnitude)
         for bits in 0...UInt16.max {
             let x = HalfFloat.value(bits: bits)

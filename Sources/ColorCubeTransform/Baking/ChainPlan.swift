@@ -50,10 +50,52 @@ public struct ChainPlan: Sendable {
         } else if stages.output.operations.contains(where: { $0 is LUT1DOp }) {
             self.stages = nil
             self.reason = "a 1D table follows the lattice"
+        } else if let error = Self.outputTableError(stages), error > Self.outputTableTolerance {
+            self.stages = nil
+            self.reason = "a curve after the lattice too steep for a table, up to \(Self.codes(error)) 16-bit codes off"
         } else {
             self.stages = stages
             self.reason = nil
         }
+    }
+
+    /// Samples per channel in the engine's table of the output curves, over the lattice's output
+    /// range on that channel: 2^14 + 1.
+    public static let outputTableSamples = (1 << 14) + 1
+
+    /// The largest error, in 16-bit codes, for which the output curves are read from that table.
+    public static let outputTableTolerance = 0.25
+
+    /// How far the engine's table of the output curves strays from the curves, in 16-bit codes:
+    /// the curves evaluated at a quarter, half and three quarters of every interval of the table,
+    /// against the straight line between its samples; nil without output curves. A smooth curve
+    /// is far under the tolerance; a power below 1 or a log near zero, whose slope has no bound
+    /// there, is not, and the chain then runs as its steps.
+    static func outputTableError(_ stages: LatticeStages) -> Double? {
+        guard stages.hasOutputStage else { return nil }
+        let range = stages.lattice.outputRange()
+        let intervals = outputTableSamples - 1
+        var largest = 0.0
+        for channel in 0..<3 {
+            let low = Double(range.min[channel]), span = Double(range.max[channel]) - low
+            guard span > 0 else { continue }
+            func value(_ position: Double) -> Double {
+                stages.outputValue(channel: channel, low + span * position / Double(intervals))
+            }
+            var previous = value(0)
+            for interval in 0..<intervals {
+                let next = value(Double(interval + 1))
+                for quarter in 1...3 {
+                    let t = Double(quarter) / 4
+                    let difference = abs(value(Double(interval) + t) - (previous + t * (next - previous)))
+                    // NaN or infinity in the curve: a table cannot hold it either.
+                    guard difference.isFinite else { return .infinity }
+                    largest = max(largest, difference)
+                }
+                previous = next
+            }
+        }
+        return largest * 65535
     }
 
     /// How the chain runs, in words for `info`.

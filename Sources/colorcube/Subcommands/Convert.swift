@@ -52,8 +52,8 @@ extension ColorCubeCommand {
         var format: FormatArgument?
 
         @Option(help: ArgumentHelp("Interpolation used to read the look's 3D LUTs when --size changes their size: "
-            + "trilinear (Core Image's), tetrahedral or nearest."))
-        var interpolation: Interpolation = .trilinear
+            + "trilinear (Core Image's), tetrahedral or nearest (default: as the look's file states, else trilinear)."))
+        var interpolation: Interpolation?
 
         @Option(help: "Bits per value: 8 or 16 for png output (default 8), 10, 12 or 16 for 3dl (default 12).")
         var depth: Int?
