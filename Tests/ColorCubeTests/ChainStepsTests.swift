@@ -197,4 +197,32 @@ import Testing
         #expect(try plan(["grade.cube", "steep.spi1d"]).runsAsSteps)
         #expect(try plan(["grade.cube", "tint.cube"]).summary.hasPrefix("as its steps"))
     }
+
+    /// A curve after the lattice whose slope has no bound (a power of 1/2.2 near zero) would be
+    /// far off in the engine's table: the plan measures it and runs the chain as steps, and 16-bit
+    /// codes then come out within a code of the exact chain; a gentle curve keeps the lattice.
+    @Test func aSteepCurveAfterTheLatticeRunsAsSteps() throws {
+        let mix = try MatrixOp(rows: [SIMD3(0.9, 0.1, 0), SIMD3(0.05, 0.9, 0.05), SIMD3(0, 0.1, 0.9)])
+        let steep = Transform([mix, try ExponentOp(style: .basicRev, exponent: SIMD3(repeating: 2.2))])
+        let plan = try ChainPlan(steep)
+        #expect(plan.runsAsSteps)
+        #expect(plan.summary.contains("too steep for a table"))
+        #expect(try !ChainPlan(Transform([mix, try ExponentOp(style: .basicFwd, exponent: SIMD3(repeating: 2.2))])).runsAsSteps)
+        let engine = try LUTEngine(transform: steep)
+        var codes: [UInt16] = []
+        for pixel in 0..<64 {
+            let low = UInt16(2 * pixel)
+            codes += [low, low, 200 - low / 2]
+        }
+        let inputs = codes
+        codes.withUnsafeMutableBufferPointer { engine.apply($0.baseAddress!, to: $0.baseAddress!, pixelCount: 64, layout: .rgb) }
+        for pixel in 0..<64 {
+            let input = SIMD3((0..<3).map { Double(inputs[3 * pixel + $0]) / 65535 })
+            let exact = steep.apply(input)
+            for channel in 0..<3 {
+                let code = (min(max(exact[channel], 0), 1) * 65535 + 0.5).rounded(.down)
+                #expect(abs(Double(codes[3 * pixel + channel]) - code) <= 1, "pixel \(pixel), channel \(channel)")
+            }
+        }
+    }
 }

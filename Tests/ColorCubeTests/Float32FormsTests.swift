@@ -146,6 +146,17 @@ import Testing
         #expect(Self.worstError(curve) == 0)
     }
 
+    /// A hue-keeping table moves the middle channel in Float32, as OpenColorIO does: within
+    /// Float32 rounding of the Float64 form.
+    @Test func aHueKeepingTableAgreesWithFloat64() throws {
+        let table = try LUT1DOp(entries: (0..<17).map { index in
+            let x = Double(index) / 16
+            return SIMD3(pow(x, 1 / 2.4), x * x, 0.1 + 0.8 * x)
+        })
+        let worst = Self.worstError(try HueKeepingOp(table))
+        #expect(worst <= 1e-5, "\(worst)")
+    }
+
     /// Pictures of floats through a chain run as steps: the engine against the transform's own
     /// Float64 evaluation, colour by colour, with the lattice the only part not in the reference
     /// (an affine cube, which trilinear interpolation reproduces to Float rounding; not the
