@@ -5,8 +5,8 @@ import ColorCubeCore
 ///
 /// The lattice form is exact when the chain's middle is one 3D LUT (or nothing, or matrices, whose
 /// bake measures under `bakingTolerance`: trilinear interpolation reproduces a linear map), and
-/// nothing after the lattice is a 1D table (the output curves are tabulated,
-/// which would smear a steep or stepped table). Otherwise the chain runs as steps, each evaluating
+/// nothing after the lattice is a 1D table or a power vertical at 0 (the output curves are
+/// tabulated, which would smear a steep or stepped table, and miss the rise of x^(1/2.2) at 0). Otherwise the chain runs as steps, each evaluating
 /// its own data: no baking behind the user's back.
 public struct ChainPlan: Sendable {
     /// The chain split for the lattice form; nil when it runs as steps.
@@ -50,6 +50,9 @@ public struct ChainPlan: Sendable {
         } else if stages.output.operations.contains(where: { $0 is LUT1DOp }) {
             self.stages = nil
             self.reason = "a 1D table follows the lattice"
+        } else if stages.output.operations.contains(where: { ($0 as? ExponentOp)?.isVerticalAtZero == true }) {
+            self.stages = nil
+            self.reason = "a power vertical at 0 follows the lattice"
         } else {
             self.stages = stages
             self.reason = nil

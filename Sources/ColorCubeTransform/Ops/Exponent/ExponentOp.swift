@@ -154,6 +154,16 @@ public struct ExponentOp: TransformOp {
         exponent == .one && !style.isMonCurve && style != .basicFwd && style != .basicRev
     }
 
+    /// True when some channel's curve rises vertically at 0: a basic style whose power (g, or 1/g
+    /// for the reverse styles) is below 1, such as a display's 1/2.2. A table sampled across 0
+    /// cannot follow that rise (linear interpolation is off by about the power of the step), so
+    /// `ChainPlan` evaluates such a curve as itself rather than tabulated.
+    public var isVerticalAtZero: Bool {
+        guard !style.isMonCurve else { return false }
+        let powers = style.isReverse ? 1 / exponent : exponent
+        return powers.min() < 1
+    }
+
     /// The opposite direction with the same parameters: exact, except that `basicFwd` and
     /// `basicRev` cannot bring back the negative values they set to 0.
     public func inverse() throws(TransformError) -> [any TransformOp] {
