@@ -70,7 +70,8 @@ public struct ICCDisplayProfile: Sendable {
             adaptation = try MatrixOp(rows: Self.bradfordD50ToD65).inverse()
             colorants = try MatrixOp(rows: (0..<3).map { row in SIMD3(columns[0][row], columns[1][row], columns[2][row]) }).inverse()
         } catch {
-            throw fail("its colorant matrix (rXYZ, gXYZ, bXYZ columns) cannot be inverted: \(error)")
+            // OpenColorIO's Bradford matrix is not singular: only the colorants can be.
+            throw fail("its colorant matrix (rXYZ, gXYZ, bXYZ as columns) is singular, so it cannot be inverted")
         }
         transform = Transform(adaptation + colorants + [tone])
     }
