@@ -15,7 +15,7 @@ struct FormatArgument: ExpressibleByArgument {
 
     static var allValueStrings: [String] { LUTFormats.all.filter(\.isWritable).map(\.name) }
 
-    /// The extensions colorcube reads, from the table: ".bin/.raw, .cube, .3dl, .png or .icc/.icm".
+    /// The extensions colorcube reads, from the table: ".bin/.raw, .cube, .3dl, .png or .icc/.icm/.pf".
     static var readableList: String { LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or") }
 
     /// The formats that hold a chain, by name: "clf".

@@ -152,12 +152,12 @@ import Testing
         try file.close()
         let portable = [".bin/.raw", ".cube/.itx", ".3dl", ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
                         ".clf", ".ctf", ".ccc", ".cdl", ".cc"]
-        #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm"])) {
+        #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm/.pf"])) {
             try LUTReader.read(path: path)
         }
         #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.all.extensionGroups).description
             == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .spi1d, .spi3d, .spimtx, .csp, "
-                + ".lut, .vf, .m3d, .clf, .ctf, .ccc, .cdl, .cc, .png and .icc/.icm files")
+                + ".lut, .vf, .m3d, .clf, .ctf, .ccc, .cdl, .cc, .png and .icc/.icm/.pf files")
         // ColorCubeLooks alone reads from its portable table, which knows no image or ICC format.
         let png = folder.file("look.png")
         try ReferenceGenerator.writeIdentity(size: 4, to: png)

@@ -3,9 +3,13 @@ import ColorCubeCore
 import ColorCubeLooks
 import ColorCubeImaging
 
-/// ICC device-link profiles (.icc, .icm) that hold a look as one RGB-to-RGB colour table, written
-/// and read with Little CMS. Photoshop (Edit > Convert to Profile > Device Link), ImageMagick's
-/// `-profile` and Little CMS's `jpgicc -l` apply them.
+/// ICC device-link profiles (.icc, .icm, .pf) that hold a look as one RGB-to-RGB colour table,
+/// written and read with Little CMS. Photoshop (Edit > Convert to Profile > Device Link),
+/// ImageMagick's `-profile` and Little CMS's `jpgicc -l` apply them.
+///
+/// Any other class of profile is read as OpenColorIO reads it, by `ICCDisplayProfile`: an RGB
+/// matrix/TRC (display) profile is the chain from D65 XYZ to the display's code values; any
+/// other profile is refused with what it is.
 ///
 /// Layout written: an ICC 4.3 profile of class `link`, colour space RGB and "PCS" RGB (in a device
 /// link the PCS field names the output space), whose AToB0 tag is a lutAtoBType pipeline of identity
@@ -20,7 +24,7 @@ public struct DeviceLinkFormat: LUTFileFormat {
     public var name: String { "icc" }
     public var displayName: String { "ICC device link (RGB to RGB)" }
     public var noun: String { "an ICC device link" }
-    public var extensions: [String] { ["icc", "icm"] }
+    public var extensions: [String] { ["icc", "icm", "pf"] }
     public var clampsValues: Bool { true }
     public var sizeDescription: String { "2...255: an ICC colour table holds at most 255 points per axis" }
     public var largestSize: Int? { Self.sizeRange.upperBound }
@@ -32,8 +36,27 @@ public struct DeviceLinkFormat: LUTFileFormat {
         head.count >= 40 && head[36..<40].elementsEqual("acsp".utf8)
     }
 
+    /// Reads a device link as one cube (`decode`), any other profile as `ICCDisplayProfile`.
     public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(cube: try Self.read(path: path), format: self)
+        let bytes = try BinaryFile.readAll(path: path)
+        guard Self.isDeviceLink(bytes) else {
+            let profile = try ICCDisplayProfile(bytes: bytes, path: path)
+            return Look(transform: profile.transform, format: self, title: profile.title)
+        }
+        return Look(cube: try Self.decode(bytes, path: path), format: self)
+    }
+
+    /// For `info`: a device link is its format's name; a display profile says what it is, its
+    /// description and which way it runs.
+    public func describe(_ look: Look) -> String {
+        guard look.plainTable == nil else { return displayName }
+        return "ICC matrix/TRC profile" + (look.title.map { " \"\($0.prefix(80))\"" } ?? "")
+            + ", read as OpenColorIO reads it: D65 XYZ to display code values"
+    }
+
+    /// True when the header's profile class (bytes 12 to 15) is "link".
+    static func isDeviceLink(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 16 && bytes[12..<16].elementsEqual("link".utf8)
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
