@@ -142,7 +142,7 @@ import Testing
     @Test func aGammaAfterTheMatricesRunsAsStepsNotTabulated() throws {
         let plan = try ChainPlan(Self.read(ICCTestProfile()).transform)
         #expect(plan.runsAsSteps)
-        #expect(plan.reason == "a power vertical at 0 follows the lattice")
+        #expect(plan.reason?.contains("too steep for a table") == true)
     }
 
     // MARK: Refusals
