@@ -106,6 +106,19 @@ extension CTFOperatorTests {
         }
     }
 
+    /// NaN and infinities never trap (the hue window's knot is checked before it becomes an
+    /// index); an infinite green puts a colour outside the red window, which it passes unchanged.
+    @Test func nonFiniteInputsDoNotTrap() throws {
+        let inputs = [SIMD3(Double.nan, 0.2, 0.1), SIMD3(0.3, .infinity, 0.1), SIMD3(-.infinity, 0.2, 0.1),
+                      SIMD3(.nan, .nan, .nan), SIMD3(.infinity, .infinity, .infinity)]
+        for style in Self.sweetenerStyles + Self.hsyStyles {
+            let op = try FixedFunctionOp(style: style)
+            for input in inputs { _ = op.apply(input) }
+        }
+        let redMod = try FixedFunctionOp(style: .redMod10Fwd).apply(SIMD3(0.3, .infinity, 0.1))
+        #expect(redMod.x == 0.3 && redMod.z == 0.1)
+    }
+
     @Test func deprecatedElementsReadTheSweeteners() throws {
         let ops = try Self.read(Self.deprecatedSweeteners).transform.operations.compactMap { $0 as? FixedFunctionOp }
         #expect(ops.map(\.style) == [.redMod03Rev, .glow10Fwd, .redMod10Fwd, .rec2100SurroundFwd])
