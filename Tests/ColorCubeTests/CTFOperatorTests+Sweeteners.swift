@@ -4,7 +4,7 @@ import ColorCubeTransform
 import Foundation
 import Testing
 
-/// ACES 1.0's sweeteners (RedMod, Glow) and OpenColorIO's HSY styles: exact values, round
+/// The ACES sweeteners (RedMod, Glow) and OpenColorIO's HSY styles: exact values, round
 /// trips, the deprecated element names, and OpenColorIO's values over a grid inside and
 /// outside 0...1.
 extension CTFOperatorTests {

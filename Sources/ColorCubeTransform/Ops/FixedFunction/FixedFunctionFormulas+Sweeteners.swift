@@ -1,6 +1,6 @@
 import Foundation
 
-/// ACES 1.0's look "sweeteners", the red modifier and the glow, in the forms OpenColorIO
+/// The ACES look "sweeteners", the red modifier and the glow, in the forms OpenColorIO
 /// evaluates (the RRT of ACES 0.3 and 0.7 for the `03` styles, of ACES 1.0 for the `10` ones).
 /// `min` and `max` keep C++'s argument order, so NaN is dropped or kept as OpenColorIO's
 /// `std::min` and `std::max` drop or keep it.
