@@ -164,7 +164,7 @@ import Testing
     /// CTF operators OpenColorIO applies and colorcube cannot: refused, naming the element and
     /// the way out.
     static let cannotApply: [(element: String, text: String)] = [
-        ("FixedFunction", processList(node("FixedFunction", " style=\"RedMod03Fwd\"", ""), root: "version=\"2.0\"")),
+        ("FixedFunction", processList(node("FixedFunction", " style=\"ACESOutputTransform20Fwd\"", ""), root: "version=\"2.0\"")),
         ("GradingPrimary", processList(node("GradingPrimary", " style=\"log\"", ""), root: "version=\"2.0\"")),
     ]
 

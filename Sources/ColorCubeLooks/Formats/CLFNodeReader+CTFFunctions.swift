@@ -100,12 +100,10 @@ extension CLFNodeReader {
         }
     }
 
-    /// OpenColorIO 2.6's fixed-function styles colorcube does not evaluate, in lower case.
+    /// OpenColorIO 2.6's fixed-function styles colorcube does not evaluate (ACES 2.0's output
+    /// transform and its parts), in lower case.
     static let unevaluatedFixedFunctions: Set<String> = [
-        "redmod03fwd", "redmod03rev", "redmod10fwd", "redmod10rev", "glow03fwd", "glow03rev", "glow10fwd", "glow10rev",
-        "acesoutputtransform20fwd", "acesoutputtransform20inv",
-        "rgb_to_jmh_20", "jmh_to_rgb_20", "tonescalecompress20fwd", "tonescalecompress20inv", "gamutcompress20fwd",
-        "gamutcompress20inv", "rgb_to_hsy_lin", "rgb_to_hsy_log", "rgb_to_hsy_vid", "hsy_lin_to_rgb", "hsy_log_to_rgb",
-        "hsy_vid_to_rgb",
+        "acesoutputtransform20fwd", "acesoutputtransform20inv", "rgb_to_jmh_20", "jmh_to_rgb_20",
+        "tonescalecompress20fwd", "tonescalecompress20inv", "gamutcompress20fwd", "gamutcompress20inv",
     ]
 }

@@ -22,9 +22,9 @@ import ColorCubeCore
 /// - `ExposureContrast` reads into an `ExposureContrastOp` (every style; a file stating
 ///   `compCLFversion` has none). `FixedFunction` (from version 2.0) and its deprecated forms
 ///   `Function` (1.6) and `ACES` (1.5, with `ACESParams`) read into a `FixedFunctionOp`: the
-///   BT.2100 surround, HSV, xyY, u'v'Y, L*u*v*, PQ, GammaLog, DoubleLog, DarkToDim10 and
-///   GamutComp13 styles; the other ACES styles and the HSY styles are refused by name. Neither
-///   is scaled by integer bit depths.
+///   BT.2100 surround, HSV, HSY, xyY, u'v'Y, L*u*v*, PQ, GammaLog, DoubleLog, ACES RedMod and
+///   Glow (of ACES 0.3 and 0.7, and of 1.0), DarkToDim10 and GamutComp13 styles; ACES 2.0's
+///   output transform styles are refused by name. Neither is scaled by integer bit depths.
 /// - CTF's other operators (the grading operators, and the FixedFunction styles not listed above) are
 ///   refused, naming the element: colorcube cannot apply them, and skipping one would change
 ///   the look. Baking the file with OpenColorIO (`ociobakelut`) gives a cube colorcube reads.

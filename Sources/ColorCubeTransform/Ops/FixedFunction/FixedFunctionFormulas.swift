@@ -124,7 +124,7 @@ enum FixedFunctionFormulas {
     }
 
     /// `x` kept to `low...high`, NaN to `low`, as OpenColorIO clamps.
-    private static func clamp(_ x: Double, _ low: Double, _ high: Double) -> Double {
+    static func clamp(_ x: Double, _ low: Double, _ high: Double) -> Double {
         min(low < x ? x : low, high)
     }
 

@@ -57,6 +57,50 @@ public struct FixedFunctionOp: TransformOp {
         case gamutComp13Fwd = "GamutComp13Fwd"
         /// The inverse: distances at or beyond threshold + scale pass unchanged.
         case gamutComp13Rev = "GamutComp13Rev"
+        /// The red modifier of ACES 0.3 and 0.7: within 60° of red hue (a B-spline window over the
+        /// hue angle of `2r - g - b`, `√3 (g - b)`), red moves towards 0.03 by up to 15% of the
+        /// way, weighted by the window and the saturation `(max - min) / max` (channels below
+        /// 1e-10 count as 1e-10, the divisor is at least 0.01); the middle channel then moves
+        /// to keep the hue.
+        case redMod03Fwd = "RedMod03Fwd"
+        /// The inverse: red from the quadratic the forward makes of it, the hue kept again
+        /// (exact where the largest channel is at least the noise floor of 0.01).
+        case redMod03Rev = "RedMod03Rev"
+        /// ACES 1.0's red modifier: as RedMod03 within 67.5° of red and by up to 18%, green and
+        /// blue left as they are.
+        case redMod10Fwd = "RedMod10Fwd"
+        /// The inverse, with the window weight of its own input, as OpenColorIO's: not exact, a
+        /// round trip moves red by up to about 1.6% of the largest channel.
+        case redMod10Rev = "RedMod10Rev"
+        /// The glow of ACES 0.3 and 0.7: dark saturated colours gain up to 7.5% (gain 0.075, mid 0.1):
+        /// `rgb * (1 + g)`, `g` the gain (times a sigmoid of the saturation, as in RedMod) below
+        /// a luma-plus-chroma `YC` of 2/3 mid, `gain * (mid / YC - 0.5)` up to 2 mid, 0 above.
+        case glow03Fwd = "Glow03Fwd"
+        /// The inverse.
+        case glow03Rev = "Glow03Rev"
+        /// ACES 1.0's glow: as Glow03 with gain 0.05 and mid 0.08.
+        case glow10Fwd = "Glow10Fwd"
+        /// The inverse.
+        case glow10Rev = "Glow10Rev"
+        /// RGB to OpenColorIO's hue (magenta 0, red 1/6, 0...1 for a full turn), saturation and
+        /// Rec. 709 luma, for scene-linear values: the saturation is the distance of the channels
+        /// from the luma, 5 times it below luma 0.001 and `d / (k + r + g + b)` (`k` 0.15, the
+        /// divisor at least 0.07 d + 1e-6) above 0.01, blended between, all times 1.4.
+        case rgbToHSYLin = "RGB_TO_HSY_LIN"
+        /// The inverse: the hue's colour scaled to the luma, its chroma scaled to the saturation
+        /// (in the blend, the root of a quadratic; the gain at most 50 above luma 0.01). A
+        /// negative luma turns the hue half a turn.
+        case hsyLinToRGB = "HSY_LIN_TO_RGB"
+        /// As RGB_TO_HSY_LIN, for log-encoded values: the saturation is 4 times the distance of
+        /// the channels from the luma.
+        case rgbToHSYLog = "RGB_TO_HSY_LOG"
+        /// The inverse (a distance below 1e-10 divides as 1e-10).
+        case hsyLogToRGB = "HSY_LOG_TO_RGB"
+        /// As RGB_TO_HSY_LIN, for video-encoded values: the saturation is 1.25 times the distance
+        /// of the channels from the luma.
+        case rgbToHSYVid = "RGB_TO_HSY_VID"
+        /// The inverse (a distance below 1e-10 divides as 1e-10).
+        case hsyVidToRGB = "HSY_VID_TO_RGB"
 
         /// A CTF style name (any case; `Surround`, OpenColorIO's old name, is `Rec2100SurroundFwd`), or nil.
         public init?(ctfName: String) {
@@ -99,6 +143,20 @@ public struct FixedFunctionOp: TransformOp {
             case .dimToDark10: .darkToDim10
             case .gamutComp13Fwd: .gamutComp13Rev
             case .gamutComp13Rev: .gamutComp13Fwd
+            case .redMod03Fwd: .redMod03Rev
+            case .redMod03Rev: .redMod03Fwd
+            case .redMod10Fwd: .redMod10Rev
+            case .redMod10Rev: .redMod10Fwd
+            case .glow03Fwd: .glow03Rev
+            case .glow03Rev: .glow03Fwd
+            case .glow10Fwd: .glow10Rev
+            case .glow10Rev: .glow10Fwd
+            case .rgbToHSYLin: .hsyLinToRGB
+            case .hsyLinToRGB: .rgbToHSYLin
+            case .rgbToHSYLog: .hsyLogToRGB
+            case .hsyLogToRGB: .rgbToHSYLog
+            case .rgbToHSYVid: .hsyVidToRGB
+            case .hsyVidToRGB: .rgbToHSYVid
             }
         }
 
@@ -186,6 +244,20 @@ public struct FixedFunctionOp: TransformOp {
             return FixedFunctionFormulas.darkToDim(rgb, gamma: style == .darkToDim10 ? 0.9811 : 1.0192640913260627)
         case .gamutComp13Fwd, .gamutComp13Rev:
             return FixedFunctionFormulas.GamutCompression(parameters).apply(rgb, forward: style == .gamutComp13Fwd)
+        case .redMod03Fwd, .redMod03Rev:
+            return FixedFunctionFormulas.RedModifier.aces103.apply(rgb, forward: style == .redMod03Fwd)
+        case .redMod10Fwd, .redMod10Rev:
+            return FixedFunctionFormulas.RedModifier.aces10.apply(rgb, forward: style == .redMod10Fwd)
+        case .glow03Fwd, .glow03Rev:
+            return FixedFunctionFormulas.Glow.aces103.apply(rgb, forward: style == .glow03Fwd)
+        case .glow10Fwd, .glow10Rev:
+            return FixedFunctionFormulas.Glow.aces10.apply(rgb, forward: style == .glow10Fwd)
+        case .rgbToHSYLin: return FixedFunctionFormulas.HSY.linear.encode(rgb)
+        case .hsyLinToRGB: return FixedFunctionFormulas.HSY.linear.decode(rgb)
+        case .rgbToHSYLog: return FixedFunctionFormulas.HSY.log.encode(rgb)
+        case .hsyLogToRGB: return FixedFunctionFormulas.HSY.log.decode(rgb)
+        case .rgbToHSYVid: return FixedFunctionFormulas.HSY.video.encode(rgb)
+        case .hsyVidToRGB: return FixedFunctionFormulas.HSY.video.decode(rgb)
         }
     }
 
