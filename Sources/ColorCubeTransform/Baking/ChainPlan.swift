@@ -74,26 +74,26 @@ public struct ChainPlan: Sendable {
     static func outputTableError(_ stages: LatticeStages) -> Double? {
         guard stages.hasOutputStage else { return nil }
         let range = stages.lattice.outputRange()
+        let low = SIMD3<Double>(range.min), span = SIMD3<Double>(range.max) - low
         let intervals = outputTableSamples - 1
+        // The output operations are per channel, so one evaluation reads all three curves.
+        func value(_ position: Double) -> SIMD3<Double> {
+            stages.output.apply(low + span * (position / Double(intervals)))
+        }
         var largest = 0.0
-        for channel in 0..<3 {
-            let low = Double(range.min[channel]), span = Double(range.max[channel]) - low
-            guard span > 0 else { continue }
-            func value(_ position: Double) -> Double {
-                stages.outputValue(channel: channel, low + span * position / Double(intervals))
-            }
-            var previous = value(0)
-            for interval in 0..<intervals {
-                let next = value(Double(interval + 1))
-                for quarter in 1...3 {
-                    let t = Double(quarter) / 4
-                    let difference = abs(value(Double(interval) + t) - (previous + t * (next - previous)))
+        var previous = value(0)
+        for interval in 0..<intervals {
+            let next = value(Double(interval + 1))
+            for quarter in 1...3 {
+                let t = Double(quarter) / 4
+                let difference = value(Double(interval) + t) - (previous + t * (next - previous))
+                for channel in 0..<3 where span[channel] > 0 {
                     // NaN or infinity in the curve: a table cannot hold it either.
-                    guard difference.isFinite else { return .infinity }
-                    largest = max(largest, difference)
+                    guard difference[channel].isFinite else { return .infinity }
+                    largest = max(largest, abs(difference[channel]))
                 }
-                previous = next
             }
+            previous = next
         }
         return largest * 65535
     }
