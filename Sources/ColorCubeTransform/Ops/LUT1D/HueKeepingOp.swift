@@ -17,8 +17,9 @@ public struct HueKeepingOp: TransformOp {
         self.curves = curves
     }
 
-    /// Channel indices (largest, middle, smallest) for the eight outcomes of three comparisons,
-    /// read from `order`'s index; the entries an ordered triple cannot reach keep NaN defined.
+    /// Channel indices, read three at a time (largest, middle, smallest) from the index `order`
+    /// makes of three comparisons (0 to 9); index 0 is reached only with a NaN, which it keeps
+    /// defined.
     private static let ranks = [2, 1, 0, 2, 1, 0, 2, 1, 2, 0, 1, 2]
 
     /// The largest, middle and smallest channels of `rgb`, ties and NaN resolved as OpenColorIO
