@@ -165,7 +165,6 @@ import Testing
     /// the way out.
     static let cannotApply: [(element: String, text: String)] = [
         ("FixedFunction", processList(node("FixedFunction", " style=\"ACESOutputTransform20Fwd\"", ""), root: "version=\"2.0\"")),
-        ("GradingPrimary", processList(node("GradingPrimary", " style=\"log\"", ""), root: "version=\"2.0\"")),
     ]
 
     static let inputs: [SIMD3<Double>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.2, 0.3), SIMD3(0.25, 0.5, 0.75),
