@@ -16,7 +16,8 @@ extension CLFNodeReader {
         "PRIMARY": "GradingPrimary", "RGB_CURVE": "GradingRGBCurve", "HUE_CURVE": "GradingHueCurve", "TONE": "GradingTone",
     ]
 
-    /// A GradingPrimary: a CTF 2.0 operator, which a file read as a CLF does not have. Its
+    /// A GradingPrimary (a CTF 2.0 operator, which a file read as a CLF does not have: the
+    /// versions are checked with `CTFOperator`'s table before it is read). Its
     /// `style` is one of log, logRev, linear, linearRev, video, videoRev; its children give the
     /// controls (every child is read, whether the style uses it or not; a repeated child
     /// replaces the earlier one; other elements are skipped):
@@ -109,9 +110,8 @@ extension CLFNodeReader {
         return GradingToneOp.RGBMSW(rgb[0], rgb[1], rgb[2], master: master[0], start: first[0], width: second[0])
     }
 
-    /// A grading operator's style and whether it is reverse, after its version is checked.
+    /// A grading operator's style and whether it is reverse.
     private func gradingStyle(_ node: XMLElementTree) throws(LUTFileError) -> (GradingStyle, Bool) {
-        try checkGradingVersion(node)
         guard let name = node.attribute("style") else {
             throw fail(node, "attribute style is missing; it is one of log, logRev, linear, linearRev, video, videoRev")
         }
@@ -119,19 +119,6 @@ extension CLFNodeReader {
             throw fail(node, "style \"\(name.excerpt)\" is not one of log, logRev, linear, linearRev, video, videoRev")
         }
         return found
-    }
-
-    /// Refuses a grading operator where OpenColorIO has none: in a file read as a CLF, and in
-    /// a CTF before version 2.0.
-    private func checkGradingVersion(_ node: XMLElementTree) throws(LUTFileError) {
-        if readsAsCLF {
-            throw fail(node, "a file stating \(statedVersion) is read as a CLF, which has no <\(node.name)>: "
-                + "state version=\"2.0\" instead of compCLFversion")
-        }
-        if ctfVersion < (2, 0, 0) {
-            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version 2.0): "
-                + "state version=\"2.0\" or later")
-        }
     }
 
     /// Whether a `DynamicParameter` child of `node` makes it dynamic: its `param` must be the
