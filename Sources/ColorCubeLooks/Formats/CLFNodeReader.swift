@@ -95,6 +95,8 @@ struct CLFNodeReader {
             case "Exponent", "Gamma": produced = [try exponent(node, params: kind + "Params")]
             case "InverseLUT1D", "InverseLUT3D", "Reference": produced = try ctfOperator(node, kind, inDepth, outDepth)
             case "ExposureContrast", "FixedFunction", "Function", "ACES": produced = [try ctfFunction(node, kind)]
+            case "GradingRGBCurve": produced = [try gradingRGBCurve(node)]
+            case "GradingHueCurve": produced = [try gradingHueCurve(node)]
             default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
@@ -110,7 +112,8 @@ struct CLFNodeReader {
         var skipped: [String] = []
         for child in root.children {
             let key = child.name.lowercased()
-            if let kind = Self.operationElements[key] ?? readableCTFOperator(key) ?? (isCTF ? Self.ctfFunctionElements[key] : nil) {
+            if let kind = Self.operationElements[key] ?? readableCTFOperator(key) ?? (isCTF ? Self.ctfFunctionElements[key] : nil)
+                ?? (isCTF ? ["gradingrgbcurve": "GradingRGBCurve", "gradinghuecurve": "GradingHueCurve"][key] : nil) {
                 nodes.append((child, kind))
             } else if Self.ctfOperators.contains(key) {
                 throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator\(isCTF ? " colorcube cannot apply" : ", not a CLF one"); "
