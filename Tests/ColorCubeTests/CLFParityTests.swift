@@ -131,10 +131,39 @@ import Testing
     /// OpenColorIO's CTF operators other than `<Gamma>` are refused with the way out rather than
     /// skipped, as skipping one would change the look.
     @Test func ctfOperatorsAreRefusedNotSkipped() throws {
-        for name in ["FixedFunction", "exposureContrast", "Reference"] {
+        for name in ["FixedFunction", "exposureContrast", "InverseLUT1D"] {
             try CLFFormatTests.expectRefusal(Self.processList("<\(name) inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"basicFwd\"/>" + Self.matrix),
                                              line: 3, mentions: "<\(name)> is an OpenColorIO CTF operator")
         }
+    }
+
+    /// CTF operators a `.clf` holds as OpenColorIO reads them, by the version it states rather
+    /// than its extension: `ACES` and `Reference` in any, the others with a pre-SMPTE `version`.
+    static let ctfOperatorsInCLF: [(name: String, text: String)] = [
+        ("aces.clf", processList("<ACES inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"RedMod03Fwd\"/>")),
+        ("inverse.clf", processList("<InverseLUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 1\">0 0.25 1</Array></InverseLUT1D>",
+                                    root: "id=\"t\" version=\"1.5\"")),
+        ("exposure.clf", processList("<ExposureContrast inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"linear\">"
+            + "<ECParams exposure=\"1\" contrast=\"1\" pivot=\"0.18\"/></ExposureContrast>", root: "id=\"t\" version=\"2.0\"")),
+    ]
+
+    @Test func aCLFHoldsTheCTFOperatorsItsVersionHas() throws {
+        let operators = Self.ctfOperatorsInCLF
+        let aces = try Self.read(operators[0].text).transform
+        #expect(aces.apply(SIMD3(0.5, 0.2, 0.1)).x < 0.5 && aces.apply(SIMD3(0.5, 0.2, 0.1)).z == 0.1)
+        let inverse = try Self.read(operators[1].text).transform.apply(SIMD3(0.25, 0.625, 1))
+        #expect(abs(inverse.x - 0.5) < 1e-6 && abs(inverse.y - 0.75) < 1e-6 && abs(inverse.z - 1) < 1e-6, "\(inverse)")
+        #expect(try Self.read(operators[2].text).transform.apply(SIMD3(0.25, 0.5, 0.125)) == SIMD3(0.5, 1, 0.25))
+        let folder = try TemporaryDirectory()
+        _ = try Self.write(Self.processList(Self.matrix), "scale.clf", in: folder)
+        let reference = try Self.write(Self.processList("<Reference inBitDepth=\"32f\" outBitDepth=\"32f\" path=\"scale.clf\"/>"),
+                                       "reference.clf", in: folder)
+        #expect(try LUTReader.read(path: reference).transform.apply(SIMD3(0.25, 0.5, 0.5)) == SIMD3(0.5, 0.5, 0.25))
+    }
+
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
+    func openColorIOReadsTheCTFOperatorsOfACLF() throws {
+        try Self.expectOpenColorIOAgrees(Self.ctfOperatorsInCLF, at: Self.inputs)
     }
 
     // MARK: Gamma and Exponent

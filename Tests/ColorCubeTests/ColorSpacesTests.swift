@@ -94,6 +94,22 @@ import Testing
         }
     }
 
+    /// Two encodings of one gamut convert by their curves alone: no near-identity matrix is left
+    /// between them to keep the curves from folding beside a look's lattice.
+    @Test func encodingsOfOneGamutConvertByTheirCurves() throws {
+        let pairs = [("lin_rec709_scene", "g24_rec709_scene"), ("srgb_tx", "g22_rec709"), ("acescct", "lin_ap1")]
+        for (from, to) in pairs {
+            let source = try ColorSpaces.lookUp(from), target = try ColorSpaces.lookUp(to)
+            let direct = try ColorSpaces.conversion(from: source, to: target)
+            #expect(direct.operations.allSatisfy { $0.isPerChannel }, "\(from) to \(to): \(direct.operations)")
+            let throughReference = Transform(source.toReference + target.fromReference)
+            for value in [SIMD3(0.02, 0.4, 0.9), SIMD3(0.6, 0.6, 0.2), SIMD3(1.5, 0.001, 0.3)] {
+                let exact = throughReference.apply(value)
+                #expect(distance(direct.apply(value), exact) < 1e-12 * max(1, exact.max()), "\(from) to \(to) at \(value)")
+            }
+        }
+    }
+
     @Test func aConversionWrittenAsCLFReadsBackTheSame() throws {
         let folder = try TemporaryDirectory()
         for (from, to) in [("slog3_sgamut3cine", "srgb_tx"), ("canonlog3_cinemagamut_d55", "acescct"), ("pq_rec2020_display", "srgb_display")] {

@@ -4,36 +4,10 @@ import ColorCubeTransform
 /// The CTF operators colorcube applies, read as OpenColorIO 2.6 reads them: `ExposureContrast`,
 /// `FixedFunction` and its deprecated forms `Function` and `ACES`.
 extension CLFNodeReader {
-    /// The CTF operators read from a .ctf, by lower-case element name.
-    static let ctfFunctionElements: [String: String] = Dictionary(
-        uniqueKeysWithValues: ["ExposureContrast", "FixedFunction", "Function", "ACES"].map { ($0.lowercased(), $0) })
-
-    /// The operator `kind` (a value of `ctfFunctionElements`) at `node`, refused where
-    /// OpenColorIO has no such element: a file stating `compCLFversion` has none but `ACES`;
-    /// `ACES` came with version 1.5, `Function` with 1.6 and `FixedFunction` with 2.0.
-    func ctfFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> any TransformOp {
-        let since: (Int, Int, Int) = switch kind {
-        case "ACES": (1, 5, 0)
-        case "Function": (1, 6, 0)
-        case "FixedFunction": (2, 0, 0)
-        default: (0, 0, 0)
-        }
-        if kind != "ACES", readsAsCLF {
-            throw fail(node, "a file stating \(statedVersion) is read as a CLF, which has no <\(node.name)>: "
-                + "state version=\"2.0\" instead of compCLFversion")
-        }
-        if ctfVersion < since {
-            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version \(since.0).\(since.1)): "
-                + "state version=\"\(since.0).\(since.1)\" or later")
-        }
-        if kind == "ExposureContrast" { return try exposureContrast(node) }
-        return try fixedFunction(node, kind)
-    }
-
     /// An ExposureContrast: its `style`, its last `ECParams` (exposure, contrast and pivot
     /// required; gamma, logExposureStep and logMidGray optional) and its `DynamicParameter`s,
     /// applied with the values the file gives.
-    private func exposureContrast(_ node: XMLElementTree) throws(LUTFileError) -> ExposureContrastOp {
+    func exposureContrast(_ node: XMLElementTree) throws(LUTFileError) -> ExposureContrastOp {
         guard let name = node.attribute("style") else { throw fail(node, "attribute style is missing") }
         guard let style = ExposureContrastOp.Style(ctfName: name) else {
             throw fail(node, "style \"\(name.excerpt)\" is not one of \(ExposureContrastOp.Style.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -65,7 +39,7 @@ extension CLFNodeReader {
     /// A FixedFunction (`style` and an optional `params` list), a `Function` (style alone) or
     /// an `ACES` (style and, for the surround, an `ACESParams` gamma). The styles colorcube does
     /// not evaluate are refused by name.
-    private func fixedFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> FixedFunctionOp {
+    func fixedFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> FixedFunctionOp {
         guard let name = node.attribute("style") else { throw fail(node, "attribute style is missing") }
         guard let style = FixedFunctionOp.Style(ctfName: name) else {
             if Self.unevaluatedFixedFunctions.contains(name.lowercased()) {

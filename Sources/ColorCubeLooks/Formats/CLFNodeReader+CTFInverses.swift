@@ -4,26 +4,6 @@ import ColorCubeTransform
 /// The CTF operators colorcube reads (`InverseLUT1D`, `InverseLUT3D`, `Reference`), each into
 /// the operations OpenColorIO 2.6 applies for it by default; see `CTFFormat`.
 extension CLFNodeReader {
-    /// The canonical name of a CTF operator colorcube reads (`key` in lower case), in a .ctf that
-    /// OpenColorIO reads as a CTF; nil otherwise, so the operator is refused with the others.
-    /// A Reference is read in any .ctf, an InverseLUT1D or InverseLUT3D only in one that does
-    /// not state a `compCLFversion`, as OpenColorIO reads them.
-    func readableCTFOperator(_ key: String) -> String? {
-        guard isCTF else { return nil }
-        if key == "reference" { return "Reference" }
-        guard !readsAsCLF else { return nil }
-        return ["inverselut1d": "InverseLUT1D", "inverselut3d": "InverseLUT3D"][key]
-    }
-
-    mutating func ctfOperator(_ node: XMLElementTree, _ kind: String, _ inDepth: CLFBitDepth,
-                              _ outDepth: CLFBitDepth) throws(LUTFileError) -> [any TransformOp] {
-        switch kind {
-        case "InverseLUT1D": return [try inverseLUT1D(node, inDepth)]
-        case "InverseLUT3D": return [try inverseLUT3D(node, inDepth)]
-        default: return try reference(node)
-        }
-    }
-
     /// What OpenColorIO puts in place of an InverseLUT1D or InverseLUT3D next to the LUT1D or
     /// LUT3D it inverts (same entries, after scaling and, for the inverse, after its reversals
     /// are flattened), by operation index: its optimiser removes such a pair, leaving the clamp
@@ -118,7 +98,7 @@ extension CLFNodeReader {
     /// into (`CTFInverseTable.bakedCurves(_:codes:)`): one entry per code of `inBitDepth` (256
     /// for 8i up to 65536 for 16i), or one per half-float value for 16f and 32f or for a table
     /// reaching outside 0...1.
-    private mutating func inverseLUT1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth) throws(LUTFileError) -> any TransformOp {
+    mutating func inverseLUT1D(_ node: XMLElementTree, _ inDepth: CLFBitDepth) throws(LUTFileError) -> any TransformOp {
         let (entries, halfDomain, array) = try lut1DEntries(node, scale: inDepth)
         let tables = entries.map { CTFInverseTable(entries: $0, halfDomain: halfDomain) }
         let codes: Int? = inDepth == .float16 || inDepth == .float32 ? nil : Int(inDepth.scale) + 1
@@ -133,7 +113,7 @@ extension CLFNodeReader {
 
     /// An InverseLUT3D: a LUT3D's content (entries in the units of `inBitDepth`) meaning its
     /// inverse, read as the lattice OpenColorIO bakes it into (`TransformInverter.openColorIOInverse(of:)`).
-    private mutating func inverseLUT3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth) throws(LUTFileError) -> LUT3DOp {
+    mutating func inverseLUT3D(_ node: XMLElementTree, _ inDepth: CLFBitDepth) throws(LUTFileError) -> LUT3DOp {
         // The entries are scaled by the input depth: lut3D scales by the depth it is given last.
         guard let forward = try lut3D(node, inDepth, inDepth).last as? LUT3DOp else {
             throw fail(node, "the <Array> of values is missing")
@@ -147,7 +127,7 @@ extension CLFNodeReader {
 
     /// A Reference: the operations of the file at `path` (any format colorcube reads), inverted
     /// when `inverted="true"`, found as `CTFReference.resolve(_:in:)` finds it.
-    private mutating func reference(_ node: XMLElementTree) throws(LUTFileError) -> [any TransformOp] {
+    mutating func reference(_ node: XMLElementTree) throws(LUTFileError) -> [any TransformOp] {
         if let alias = node.attribute("alias") {
             throw fail(node, "alias=\"\(alias.excerpt)\" names a transform of an OpenColorIO config, which colorcube does not read: "
                 + "refer to the file with path=\"...\", or bake the look with OpenColorIO (ociobakelut)")

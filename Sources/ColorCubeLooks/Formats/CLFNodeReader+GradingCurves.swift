@@ -28,7 +28,6 @@ extension CLFNodeReader {
 
     /// A `<GradingRGBCurve>`, refused where OpenColorIO refuses it (see the extension's notes).
     func gradingRGBCurve(_ node: XMLElementTree) throws(LUTFileError) -> any TransformOp {
-        try checkGradingVersion(node, since: (2, 0, 0))
         let (style, isReverse) = try gradingStyle(node)
         var bypassLinToLog = false
         if let text = node.attribute("bypassLinToLog") {
@@ -66,7 +65,6 @@ extension CLFNodeReader {
     /// case, any order), read as the RGB curves' are; `hsyTransform="none"` takes the values as
     /// HSY already, and `<DynamicParameter param="HUE_CURVE"/>` marks the curves dynamic.
     func gradingHueCurve(_ node: XMLElementTree) throws(LUTFileError) -> any TransformOp {
-        try checkGradingVersion(node, since: (2, 5, 0))
         let (style, isReverse) = try gradingStyle(node)
         var skipsHSY = false
         if let text = node.attribute("hsyTransform") {
@@ -90,18 +88,6 @@ extension CLFNodeReader {
             return try GradingHueCurveOp(style: style, curves: curves, isReverse: isReverse, skipsHSY: skipsHSY, isDynamic: isDynamic)
         } catch {
             throw fail(node, "\(error.description); OpenColorIO refuses it too")
-        }
-    }
-
-    /// Refuses a grading operator in a file OpenColorIO reads as CLF or as a CTF before `since`.
-    func checkGradingVersion(_ node: XMLElementTree, since: (Int, Int, Int)) throws(LUTFileError) {
-        if readsAsCLF {
-            throw fail(node, "a file stating \(statedVersion) is read as a CLF, which has no <\(node.name)>: "
-                + "state version=\"2.0\" instead of compCLFversion")
-        }
-        if ctfVersion < since {
-            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version \(since.0).\(since.1)): "
-                + "state version=\"\(since.0).\(since.1)\" or later")
         }
     }
 

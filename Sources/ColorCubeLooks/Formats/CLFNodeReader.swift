@@ -40,15 +40,6 @@ struct CLFNodeReader {
     private static let operationElements: [String: String] = Dictionary(
         uniqueKeysWithValues: ["LUT1D", "LUT3D", "Matrix", "Range", "Log", "Exponent", "Gamma", "ASC_CDL"].map { ($0.lowercased(), $0) })
     private static let metadataNames: Set<String> = ["Description", "InputDescriptor", "OutputDescriptor", "Info"]
-    /// Operators of OpenColorIO's CTF format (lower case) other than `Gamma`. OpenColorIO refuses
-    /// most of them in a CLF and reads `Reference`; colorcube reads the ones
-    /// `readableCTFOperator(_:)` names and, in a .ctf, those of `ctfFunctionElements`, and refuses
-    /// the others rather than skip them with the unknown elements.
-    private static let ctfOperators: Set<String> = [
-        "aces", "exposurecontrast", "fixedfunction", "function", "gradinghuecurve", "gradingprimary",
-        "gradingrgbcurve", "gradingtone", "inverselut1d", "inverselut3d", "reference",
-    ]
-
     mutating func transform(of root: XMLElementTree) throws(LUTFileError) -> Transform {
         guard root.name == "ProcessList" else {
             throw fail(root, "the root element is <\(root.name)>, not <ProcessList>: this is not a \(isCTF ? "CTF" : "CLF") file")
@@ -93,8 +84,11 @@ struct CLFNodeReader {
             case "Range": produced = [try range(node, inDepth, outDepth)]
             case "Log": produced = [try log(node)]
             case "Exponent", "Gamma": produced = [try exponent(node, params: kind + "Params")]
-            case "InverseLUT1D", "InverseLUT3D", "Reference": produced = try ctfOperator(node, kind, inDepth, outDepth)
-            case "ExposureContrast", "FixedFunction", "Function", "ACES": produced = [try ctfFunction(node, kind)]
+            case "InverseLUT1D": produced = [try inverseLUT1D(node, inDepth)]
+            case "InverseLUT3D": produced = [try inverseLUT3D(node, inDepth)]
+            case "Reference": produced = try reference(node)
+            case "ExposureContrast": produced = [try exposureContrast(node)]
+            case "FixedFunction", "Function", "ACES": produced = [try fixedFunction(node, kind)]
             case "GradingRGBCurve": produced = [try gradingRGBCurve(node)]
             case "GradingHueCurve": produced = [try gradingHueCurve(node)]
             default: produced = [try cdl(node)]
@@ -106,18 +100,17 @@ struct CLFNodeReader {
 
     /// The ProcessList's operations with their canonical names. Metadata and elements CLF does
     /// not define are skipped, as OpenColorIO skips them (vendor extensions, `<Id>`), with a
-    /// note naming them; a CTF operator is refused, as skipping it would change the look.
+    /// note naming them; a CTF operator is checked by `checkCTFOperator(_:at:)`.
     private mutating func operationNodes(_ root: XMLElementTree) throws(LUTFileError) -> [(XMLElementTree, String)] {
         var nodes: [(XMLElementTree, String)] = []
         var skipped: [String] = []
         for child in root.children {
             let key = child.name.lowercased()
-            if let kind = Self.operationElements[key] ?? readableCTFOperator(key) ?? (isCTF ? Self.ctfFunctionElements[key] : nil)
-                ?? (isCTF ? ["gradingrgbcurve": "GradingRGBCurve", "gradinghuecurve": "GradingHueCurve"][key] : nil) {
+            if let kind = Self.operationElements[key] {
                 nodes.append((child, kind))
-            } else if Self.ctfOperators.contains(key) {
-                throw fail(child, "<\(child.name)> is an OpenColorIO CTF operator\(isCTF ? " colorcube cannot apply" : ", not a CLF one"); "
-                    + "colorcube reads \(Self.operationNames): bake the look with OpenColorIO (ociobakelut) to read it here")
+            } else if let ctfOperator = CTFOperator.all[key] {
+                try checkCTFOperator(ctfOperator, at: child)
+                nodes.append((child, ctfOperator.name))
             } else if !Self.metadataNames.contains(child.name), !skipped.contains(child.name) {
                 skipped.append(child.name)
             }
@@ -127,6 +120,25 @@ struct CLFNodeReader {
             notes.append("elements CLF does not define were skipped, as OpenColorIO skips them: \(shown)")
         }
         return nodes
+    }
+
+    /// Refuses a CTF operator where OpenColorIO has no such element (in a file read as a CLF, or
+    /// one stating a version before the operator's) and where colorcube cannot apply it, rather
+    /// than skip it with the unknown elements: skipping it would change the look.
+    private func checkCTFOperator(_ ctfOperator: CTFOperator, at node: XMLElementTree) throws(LUTFileError) {
+        if readsAsCLF, !ctfOperator.inCLF {
+            throw fail(node, "<\(node.name)> is an OpenColorIO CTF operator, not a CLF one, and a file stating \(statedVersion) "
+                + "is read as a CLF: state version=\"2.0\" instead of compCLFversion")
+        }
+        let since = ctfOperator.since
+        if ctfVersion < since {
+            throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version \(since.0).\(since.1)): "
+                + "state version=\"\(since.0).\(since.1)\" or later")
+        }
+        guard ctfOperator.applied else {
+            throw fail(node, "<\(node.name)> is an OpenColorIO CTF operator colorcube cannot apply; "
+                + "bake the look with OpenColorIO (ociobakelut) to read it here")
+        }
     }
 
     // MARK: Attributes and numbers

@@ -14,8 +14,7 @@ import ColorCubeCore
 /// - `InverseLUT1D` (a LUT1D's content, its entries in units of `inBitDepth`) reads as the 1D
 ///   table OpenColorIO bakes its exact inverse into by default (`CTFInverseTable`); `InverseLUT3D`
 ///   as the lattice it bakes (`TransformInverter.openColorIOInverse(of:)`); either next to the
-///   table it undoes as the clamp OpenColorIO's optimiser leaves. Neither is read in a file
-///   stating `compCLFversion`, as OpenColorIO reads neither there.
+///   table it undoes as the clamp OpenColorIO's optimiser leaves.
 /// - `Reference path="..."` reads the named file (any format colorcube reads), inverted when
 ///   `inverted="true"`, relative paths starting from the folder of the first file read
 ///   (`CTFReference`); cycles, missing files and `alias` references are refused.
@@ -25,6 +24,9 @@ import ColorCubeCore
 ///   BT.2100 surround, HSV, HSY, xyY, u'v'Y, L*u*v*, PQ, GammaLog, DoubleLog, ACES RedMod and
 ///   Glow (of ACES 0.3 and 0.7, and of 1.0), DarkToDim10 and GamutComp13 styles; ACES 2.0's
 ///   output transform styles are refused by name. Neither is scaled by integer bit depths.
+/// - Each CTF operator has the first version OpenColorIO reads it in (`CTFOperator`); a file read
+///   as a CLF (one stating `compCLFversion`, whatever its extension) holds `ACES` and `Reference`
+///   alone, and a `.clf` stating a pre-SMPTE `version` holds the others, as OpenColorIO reads it.
 /// - CTF's other operators (the grading operators, and the FixedFunction styles not listed above) are
 ///   refused, naming the element: colorcube cannot apply them, and skipping one would change
 ///   the look. Baking the file with OpenColorIO (`ociobakelut`) gives a cube colorcube reads.

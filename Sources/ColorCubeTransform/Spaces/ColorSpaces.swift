@@ -55,12 +55,20 @@ public enum ColorSpaces {
         return best.prefix(3).map(\.id)
     }
 
-    /// The transform from `source`'s values to `target`'s.
+    /// The transform from `source`'s values to `target`'s. Between two encodings of one gamut
+    /// (linear Rec.709 to gamma 2.4 Rec.709) the gamut matrices are left out: their product is
+    /// the identity only up to rounding, and a near-identity matrix would keep the curves from
+    /// folding beside a look's lattice. A space that clamps the connection space's values keeps
+    /// them, as the clamp happens in the connection space.
     /// - Throws: `ColorSpaceError.crossesKinds` from a scene space to a display space or back:
     ///   that needs a view transform (a tone mapping), which is a creative choice, not a conversion.
     public static func conversion(from source: ColorSpace, to target: ColorSpace) throws(ColorSpaceError) -> Transform {
         guard source.kind == target.kind else { throw .crossesKinds(source: source.name, target: target.name) }
         guard source.id != target.id else { return Transform() }
+        if source.gamut == target.gamut, !source.clampsReference, !target.clampsReference {
+            let encoding = target.decoding.reversed().flatMap { operation in (try? operation.inverse()) ?? [] }
+            return Transform(source.decoding + encoding).optimized()
+        }
         return Transform(source.toReference + target.fromReference).optimized()
     }
 
