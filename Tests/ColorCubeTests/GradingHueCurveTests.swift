@@ -106,4 +106,17 @@ import Testing
         let largest = try OCIOReference.largestRelativeDifference(Self.written, inputs: Self.inputs, python: python, tolerance: 1e-5)
         print("GradingHueCurve against OpenColorIO: largest relative difference \(largest)")
     }
+
+    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
+    func openColorIORefusesTheSameFiles() throws {
+        try CTFFormatTests.expectOpenColorIORefuses(Self.refusals)
+    }
+
+    @Test func aFileReadsIntoOneOperatorWithItsCurves() throws {
+        let look = try CTFFormatTests.read(Self.written[0].text)
+        let op = try #require(look.transform.operations.first as? GradingHueCurveOp)
+        #expect(op.style == .log && !op.isReverse && !op.skipsHSY && !op.isPerChannel)
+        #expect(op.curves[.hueFx].points.count == 5 && op.curves[.hueFx].kind == .periodic0)
+        #expect(op.description.contains("HueHue 6 points") && op.description.contains("HueFx 5 points"))
+    }
 }

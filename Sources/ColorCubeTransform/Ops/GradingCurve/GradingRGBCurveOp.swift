@@ -12,7 +12,9 @@ import Foundation
 /// `363.034608563 x - 7` below it (so 0.18 is 0, and 0 is -7), then back with its inverse (the
 /// line below -5.5). The default linear curve runs from -7 to 7 in those log units.
 /// `bypassLinToLog` drops the wrapping. When every curve is an identity, OpenColorIO skips the
-/// operator, wrapping and all, so values pass through exactly.
+/// operator, wrapping and all, so values pass through exactly. On x86 OpenColorIO computes the
+/// wrapping with its SSE approximations of log2 and exp2 (about 15 bits), whatever the
+/// processor's optimisation flags; colorcube computes it exactly, within 1e-4 of OpenColorIO.
 ///
 /// Each channel depends on itself alone. Values outside the curves' knots follow the end lines;
 /// NaN stays NaN and an infinity stays infinite (or NaN where a curve is flat at its end).
