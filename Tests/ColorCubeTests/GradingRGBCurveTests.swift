@@ -184,6 +184,10 @@ import Testing
         curves.blue = crowded
         let error = #expect(throws: TransformError.self) { try GradingRGBCurveOp(style: .log, curves: curves) }
         #expect(error?.description.contains("120") == true, "\(error?.description ?? "")")
+        // Thousands of points are refused before any fit.
+        curves.red = GradingCurve((0..<5000).map { (Float($0), Float($0) * 0.5) })
+        let many = #expect(throws: TransformError.self) { try GradingRGBCurveOp(style: .log, curves: curves) }
+        #expect(many?.description.contains("control points") == true, "\(many?.description ?? "")")
     }
 
     // MARK: Files

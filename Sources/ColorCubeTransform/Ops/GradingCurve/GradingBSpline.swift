@@ -61,6 +61,13 @@ public struct GradingBSpline: Equatable, Sendable {
                 throw .invalidOperation(operation: "\(name) curve", reason: "it must be of the \(kind.rawValue) kind, not \(curve.kind.rawValue)")
             }
         }
+        // Each point is a knot at least: a file of thousands of points is refused before any fit
+        // (the hue fit sorts its points in quadratic time, as OpenColorIO does).
+        let points = curves.reduce(0) { $0 + ($1.curve.isIdentity ? 0 : $1.curve.points.count) }
+        guard points <= maxKnots else {
+            throw .invalidOperation(operation: operation, reason: "the curves hold \(points) control points, so at least as many "
+                + "knots; OpenColorIO holds \(maxKnots) at most for the \(curves.count) together, so use fewer points")
+        }
         let splines = curves.map { $0.curve.isIdentity ? nil : GradingBSpline(fitting: $0.curve) }
         let knots = splines.reduce(0) { $0 + ($1?.knotCount ?? 0) }
         guard knots <= maxKnots else {
