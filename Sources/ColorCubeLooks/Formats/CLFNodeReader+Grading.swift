@@ -2,7 +2,8 @@ import ColorCubeCore
 import ColorCubeTransform
 
 /// OpenColorIO's grading operators read from a .ctf as OpenColorIO 2.6 reads them:
-/// `GradingPrimary` and `GradingTone`.
+/// `GradingPrimary` and `GradingTone`, and the style and dynamic parameter every grading
+/// operator has.
 extension CLFNodeReader {
     /// The `style` names of a GradingPrimary (any case) with the style and whether it is reverse.
     private static let gradingStyles: [String: (GradingStyle, Bool)] = [
@@ -111,7 +112,7 @@ extension CLFNodeReader {
     }
 
     /// A grading operator's style and whether it is reverse.
-    private func gradingStyle(_ node: XMLElementTree) throws(LUTFileError) -> (GradingStyle, Bool) {
+    func gradingStyle(_ node: XMLElementTree) throws(LUTFileError) -> (GradingStyle, Bool) {
         guard let name = node.attribute("style") else {
             throw fail(node, "attribute style is missing; it is one of log, logRev, linear, linearRev, video, videoRev")
         }
@@ -123,7 +124,7 @@ extension CLFNodeReader {
 
     /// Whether a `DynamicParameter` child of `node` makes it dynamic: its `param` must be the
     /// one `node`'s operator takes; `LOOK_SWITCH` is ignored, as OpenColorIO ignores it.
-    private func isDynamic(_ element: XMLElementTree, in node: XMLElementTree) throws(LUTFileError) -> Bool {
+    func isDynamic(_ element: XMLElementTree, in node: XMLElementTree) throws(LUTFileError) -> Bool {
         guard let param = element.attribute("param") else { return false }
         let key = param.uppercased()
         if key == "LOOK_SWITCH" { return false }

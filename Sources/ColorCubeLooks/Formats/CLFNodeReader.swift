@@ -91,6 +91,8 @@ struct CLFNodeReader {
             case "FixedFunction", "Function", "ACES": produced = [try fixedFunction(node, kind)]
             case "GradingPrimary": produced = [try gradingPrimary(node)]
             case "GradingTone": produced = [try gradingTone(node)]
+            case "GradingRGBCurve": produced = [try gradingRGBCurve(node)]
+            case "GradingHueCurve": produced = [try gradingHueCurve(node)]
             default: produced = [try cdl(node)]
             }
             operations.append(contentsOf: produced)
@@ -122,9 +124,8 @@ struct CLFNodeReader {
         return nodes
     }
 
-    /// Refuses a CTF operator where OpenColorIO has no such element (in a file read as a CLF, or
-    /// one stating a version before the operator's) and where colorcube cannot apply it, rather
-    /// than skip it with the unknown elements: skipping it would change the look.
+    /// Refuses a CTF operator where OpenColorIO has no such element: in a file read as a CLF, or
+    /// one stating a version before the operator's.
     private func checkCTFOperator(_ ctfOperator: CTFOperator, at node: XMLElementTree) throws(LUTFileError) {
         if readsAsCLF, !ctfOperator.inCLF {
             throw fail(node, "<\(node.name)> is an OpenColorIO CTF operator, not a CLF one, and a file stating \(statedVersion) "
@@ -134,10 +135,6 @@ struct CLFNodeReader {
         if ctfVersion < since {
             throw fail(node, "a file stating \(statedVersion) has no <\(node.name)> (it came with version \(since.0).\(since.1)): "
                 + "state version=\"\(since.0).\(since.1)\" or later")
-        }
-        guard ctfOperator.applied else {
-            throw fail(node, "<\(node.name)> is an OpenColorIO CTF operator colorcube cannot apply; "
-                + "bake the look with OpenColorIO (ociobakelut) to read it here")
         }
     }
 

@@ -27,12 +27,13 @@ import ColorCubeCore
 /// - Each CTF operator has the first version OpenColorIO reads it in (`CTFOperator`); a file read
 ///   as a CLF (one stating `compCLFversion`, whatever its extension) holds `ACES` and `Reference`
 ///   alone, and a `.clf` stating a pre-SMPTE `version` holds the others, as OpenColorIO reads it.
-/// - The grading operators `GradingPrimary` and `GradingTone` (from 2.0) read into a
-///   `GradingPrimaryOp` and a `GradingToneOp` (each style, each direction), with OpenColorIO's
-///   checks; a `DynamicParameter` is applied with the values the file gives.
-/// - CTF's other operators (and the FixedFunction styles not listed above) are refused, naming
-///   the element: colorcube cannot apply them, and skipping one would change the look. Baking the
-///   file with OpenColorIO (`ociobakelut`) gives a cube colorcube reads.
+/// - The grading operators `GradingPrimary`, `GradingTone`, `GradingRGBCurve` (from 2.0) and
+///   `GradingHueCurve` (2.5) read into a `GradingPrimaryOp`, `GradingToneOp`, `GradingRGBCurveOp`
+///   and `GradingHueCurveOp` (each style, each direction), with OpenColorIO's checks; a
+///   `DynamicParameter` is applied with the values the file gives.
+/// - The FixedFunction styles not listed above are refused, naming the style: colorcube cannot
+///   apply them, and skipping one would change the look. Baking the file with OpenColorIO
+///   (`ociobakelut`) gives a cube colorcube reads.
 /// Elements neither format defines are skipped, as OpenColorIO skips them, and named in the notes.
 public struct CTFFormat: LUTFileFormat {
     public init() {}

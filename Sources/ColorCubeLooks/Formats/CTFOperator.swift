@@ -8,23 +8,20 @@ struct CTFOperator: Sendable {
     let since: (Int, Int, Int)
     /// Whether a file read as a CLF may hold it: OpenColorIO reads `ACES` and `Reference` there.
     let inCLF: Bool
-    /// Whether colorcube applies it; the others are refused with the way out, as skipping one
-    /// would change the look.
-    let applied: Bool
 
     /// The operators by lower-case name. `Gamma`, OpenColorIO's CTF name for an Exponent, is
     /// read with CLF's operators, as OpenColorIO reads it in a CLF too.
     static let all: [String: CTFOperator] = Dictionary(uniqueKeysWithValues: [
-        CTFOperator(name: "ACES", since: (1, 5, 0), inCLF: true, applied: true),
-        CTFOperator(name: "ExposureContrast", since: (0, 0, 0), inCLF: false, applied: true),
-        CTFOperator(name: "FixedFunction", since: (2, 0, 0), inCLF: false, applied: true),
-        CTFOperator(name: "Function", since: (1, 6, 0), inCLF: false, applied: true),
-        CTFOperator(name: "GradingHueCurve", since: (2, 5, 0), inCLF: false, applied: false),
-        CTFOperator(name: "GradingPrimary", since: (2, 0, 0), inCLF: false, applied: true),
-        CTFOperator(name: "GradingRGBCurve", since: (2, 0, 0), inCLF: false, applied: false),
-        CTFOperator(name: "GradingTone", since: (2, 0, 0), inCLF: false, applied: true),
-        CTFOperator(name: "InverseLUT1D", since: (1, 3, 0), inCLF: false, applied: true),
-        CTFOperator(name: "InverseLUT3D", since: (1, 6, 0), inCLF: false, applied: true),
-        CTFOperator(name: "Reference", since: (0, 0, 0), inCLF: true, applied: true),
+        CTFOperator(name: "ACES", since: (1, 5, 0), inCLF: true),
+        CTFOperator(name: "ExposureContrast", since: (0, 0, 0), inCLF: false),
+        CTFOperator(name: "FixedFunction", since: (2, 0, 0), inCLF: false),
+        CTFOperator(name: "Function", since: (1, 6, 0), inCLF: false),
+        CTFOperator(name: "GradingHueCurve", since: (2, 5, 0), inCLF: false),
+        CTFOperator(name: "GradingPrimary", since: (2, 0, 0), inCLF: false),
+        CTFOperator(name: "GradingRGBCurve", since: (2, 0, 0), inCLF: false),
+        CTFOperator(name: "GradingTone", since: (2, 0, 0), inCLF: false),
+        CTFOperator(name: "InverseLUT1D", since: (1, 3, 0), inCLF: false),
+        CTFOperator(name: "InverseLUT3D", since: (1, 6, 0), inCLF: false),
+        CTFOperator(name: "Reference", since: (0, 0, 0), inCLF: true),
     ].map { ($0.name.lowercased(), $0) })
 }

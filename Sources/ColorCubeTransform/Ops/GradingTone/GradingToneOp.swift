@@ -141,7 +141,7 @@ public struct GradingToneOp: TransformOp {
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
         if isIdentity { return rgb }
         var x = rgb
-        if style == .linear { x = SIMD3(Self.linToLog(x.x), Self.linToLog(x.y), Self.linToLog(x.z)) }
+        if style == .linear { x = SIMD3(GradingStyle.linToLog(x.x), GradingStyle.linToLog(x.y), GradingStyle.linToLog(x.z)) }
         if isReverse {
             if let s = sContrast { x = SIMD3(s.reverse(x.x), s.reverse(x.y), s.reverse(x.z)) }
             for control in controls.reversed() {
@@ -152,7 +152,7 @@ public struct GradingToneOp: TransformOp {
             for step in controls.joined() { x = apply(step.curve, reverse: false, to: x, channel: step.channel) }
             if let s = sContrast { x = SIMD3(s.forward(x.x), s.forward(x.y), s.forward(x.z)) }
         }
-        if style == .linear { x = SIMD3(Self.logToLin(x.x), Self.logToLin(x.y), Self.logToLin(x.z)) }
+        if style == .linear { x = SIMD3(GradingStyle.logToLin(x.x), GradingStyle.logToLin(x.y), GradingStyle.logToLin(x.z)) }
         return SIMD3(Self.limit(x.x), Self.limit(x.y), Self.limit(x.z))
     }
 
@@ -166,20 +166,6 @@ public struct GradingToneOp: TransformOp {
 
     /// At most 65504; NaN passes.
     private static func limit(_ x: Double) -> Double { x > largestOutput ? largestOutput : x }
-
-    private static let logShift = -0.000157849851665374, linearBreak = 0.0041318374739483946
-    private static let logGain = 363.034608563, logOffset = -7.0, logBreak = -5.5
-
-    /// The linear style's encoding: `log2((x + shift) / (0.18 + shift))` above 0.0041318374739483946
-    /// (0.18 goes to 0), the line `363.034608563 x - 7` below, meeting it at -5.5.
-    public static func linToLog(_ x: Double) -> Double {
-        x > linearBreak ? log2((x + logShift) / (0.18 + logShift)) : x * logGain + logOffset
-    }
-
-    /// The inverse of `linToLog(_:)`.
-    public static func logToLin(_ x: Double) -> Double {
-        x > logBreak ? pow(2, x) * (0.18 + logShift) - logShift : (x - logOffset) / logGain
-    }
 
     /// Every step (the master curves and the S-contrast too) works on each channel alone.
     public var isPerChannel: Bool { true }
