@@ -54,6 +54,8 @@ public struct GradingPrimaryOp: TransformOp {
 
     /// The constants of one direction, computed once.
     private let kernel: Kernel
+    /// The controls the style reads are at their defaults, saturation 1 and no clamps.
+    public let isIdentity: Bool
 
     /// - Throws: `TransformError.invalidOperation` where OpenColorIO refuses the values (see
     ///   `Parameters`): a gamma or linear contrast below 0.01, pivots less than 0.01 apart, a
@@ -67,6 +69,7 @@ public struct GradingPrimaryOp: TransformOp {
         self.parameters = parameters
         self.dynamic = dynamic
         kernel = Kernel(style: style, isReverse: isReverse, parameters)
+        isIdentity = parameters.isDefault(for: style)
     }
 
     /// The per-direction constants: the line `(x + add - centre) * scale + centre` forward (the
@@ -188,9 +191,6 @@ public struct GradingPrimaryOp: TransformOp {
 
     /// Only the saturation mixes channels.
     public var isPerChannel: Bool { kernel.saturation == nil }
-
-    /// The controls the style reads are at their defaults, saturation 1 and no clamps.
-    public var isIdentity: Bool { parameters.isDefault(for: style) }
 
     /// The other direction with the same controls. Clamps are not undone (the reverse clamps
     /// its input where the forward clamped its output).
