@@ -27,8 +27,8 @@ struct ChainKernel: Sendable, Kernel8 {
         case operations(Transform)
     }
 
-    /// The chain as it runs: `Transform.optimized()` (identities dropped, neighbouring matrices
-    /// folded, both exact up to Float64 rounding).
+    /// The chain as it runs: `Transform.optimized()` (identities dropped, tables that return
+    /// their inputs kept as clamps, neighbouring matrices folded, exact up to Float64 rounding).
     let transform: Transform
     let steps: [Step]
     /// For 8-bit input: the chain's leading per-channel operations (a picture's decoding curve)

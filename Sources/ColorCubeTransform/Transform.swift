@@ -33,11 +33,12 @@ public struct Transform: Sendable, CustomStringConvertible {
     /// True when every operation leaves colours unchanged (an empty chain is the identity).
     public var isIdentity: Bool { operations.allSatisfy(\.isIdentity) }
 
-    /// The chain without operations that change nothing, and with neighbouring matrices folded
-    /// into one (exact up to Float64 rounding).
+    /// The chain without operations that change nothing (a table that returns its inputs kept as
+    /// the clamp to its domain, see `TransformOp.optimizedForm`), and with neighbouring matrices
+    /// folded into one (exact up to Float64 rounding).
     public func optimized() -> Transform {
         var result: [any TransformOp] = []
-        for operation in operations where !operation.isIdentity {
+        for operation in operations.flatMap(\.optimizedForm) {
             if let matrix = operation as? MatrixOp, let previous = result.last as? MatrixOp {
                 result[result.count - 1] = previous.then(matrix)
                 if result[result.count - 1].isIdentity { result.removeLast() }

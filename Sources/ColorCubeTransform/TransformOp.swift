@@ -32,6 +32,11 @@ public protocol TransformOp: Sendable, CustomStringConvertible {
     /// True when the operation leaves every colour unchanged (an optimiser drops it).
     var isIdentity: Bool { get }
 
+    /// What an optimiser keeps of the operation: nothing for an identity; for a table that
+    /// returns every input of its domain unchanged, the clamp to that domain (which values
+    /// beyond it still meet, as OpenColorIO's optimiser keeps it); else the operation itself.
+    var optimizedForm: [any TransformOp] { get }
+
     /// The operation that undoes this one exactly, as a list (usually one operation).
     /// - Throws: `TransformError.notInvertible` with the reason (a clamp, a singular matrix, a
     ///   1D LUT that is not monotonic) when no exact inverse exists. 3D LUTs are inverted
@@ -43,6 +48,8 @@ public protocol TransformOp: Sendable, CustomStringConvertible {
 }
 
 extension TransformOp {
+    public var optimizedForm: [any TransformOp] { isIdentity ? [] : [self] }
+
     public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
                       blue: UnsafeMutablePointer<Double>, count: Int) {
         for i in 0..<count {

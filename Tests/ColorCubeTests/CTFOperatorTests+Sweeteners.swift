@@ -51,6 +51,14 @@ extension CTFOperatorTests {
         let orange = redMod03.apply(SIMD3(0.8, 0.3, 0.1))
         #expect(abs((orange.y - orange.z) / (orange.x - orange.z) - 0.2 / 0.7) < 1e-14 && orange.z == 0.1)
         #expect(redMod10.apply(SIMD3(0.8, 0.3, 0.1)).y == 0.3)
+        // A hue exactly 60° from red is RedMod03's window edge: the colour passes unchanged both
+        // ways (in Float64 the angle landed a hair inside, and the inverse had no root). Inside
+        // RedMod10's wider window the inverse has none either, and gives NaN as OpenColorIO's.
+        #expect(try FixedFunctionOp(style: .redMod10Rev).apply(SIMD3(0, -0.5, 0)).x.isNaN)
+        for style in [FixedFunctionOp.Style.redMod03Fwd, .redMod03Rev, .redMod10Fwd] {
+            let edge = SIMD3(0, -0.5, 0.0)
+            #expect(try FixedFunctionOp(style: style).apply(edge) == edge, "\(style)")
+        }
     }
 
     @Test func glowsLiftDarkSaturatedColours() throws {

@@ -225,4 +225,26 @@ import Testing
             }
         }
     }
+
+    /// A table that returns its inputs is still a clamp to its domain, as OpenColorIO's optimiser
+    /// keeps it: values of a float picture beyond the domain meet it, values inside pass exactly.
+    @Test func aTableThatReturnsItsInputsStaysItsClamp() throws {
+        let cube = LUT3DOp(table: try IdentityTable(size: 5))
+        let ramp = try LUT1DOp(entries: (0...8).map { SIMD3(repeating: Double($0) / 8) })
+        let halfDomain = try LUT1DOp(curves: Array(repeating: Curve.identity(over: -65504...65504), count: 3))
+        let shifted = try LUT1DOp(curves: [Curve.identity(), Curve.identity(over: -1...1), Curve.identity()])
+        for table in [cube, ramp] as [any TransformOp] {
+            let kept = Transform([table]).optimized().operations
+            let clamp = try #require(kept.first as? RangeOp)
+            #expect(kept.count == 1 && clamp.lower == 0 && clamp.upper == 1)
+        }
+        #expect(Transform([halfDomain]).optimized().operations.isEmpty)
+        #expect(Transform([shifted]).optimized().operations.first is LUT1DOp)
+        let engine = try LUTEngine(transform: Transform([cube, try MatrixOp(rows: [SIMD3(2, 0, 0), SIMD3(0, 1, 0), SIMD3(0, 0, 1)])]))
+        var pixels: [Float] = [4, -0.5, 0.25]
+        pixels.withUnsafeMutableBufferPointer {
+            engine.apply(floats: $0.baseAddress!, to: $0.baseAddress!, pixelCount: 1, layout: .rgb, parallel: false)
+        }
+        #expect(pixels == [2, 0, 0.25])
+    }
 }

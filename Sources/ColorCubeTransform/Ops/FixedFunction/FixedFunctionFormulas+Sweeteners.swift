@@ -49,8 +49,12 @@ extension FixedFunctionFormulas {
         }
 
         func apply(_ rgb: SIMD3<Double>, forward: Bool) -> SIMD3<Double> {
+            // A weight this small moves red by less than 1e-13 of itself. Skipping it matters on
+            // the window's edge (a hue exactly 60° from red, such as (0, -0.5, 0)), where Float64
+            // lands a hair inside and the inverse's quadratic has no root; OpenColorIO's Float32
+            // lands on the edge and leaves the colour as it is.
             let weight = hueWeight(rgb)
-            guard weight > 0 else { return rgb }
+            guard weight > 1e-12 else { return rgb }
             var (red, green, blue) = (rgb.x, rgb.y, rgb.z)
             let newRed: Double
             if forward {

@@ -116,6 +116,14 @@ public struct Curve: Sendable, Equatable {
         }
     }
 
+    /// The first input position to the last: inputs outside read the end values.
+    public var domain: ClosedRange<Double> {
+        switch inputs {
+        case .uniform(let range): range
+        case .points(let points): points[0]...points[points.count - 1]
+        }
+    }
+
     /// True when the curve returns every input in its domain unchanged.
     public var isIdentity: Bool {
         zip(positions, outputs).allSatisfy { abs($0 - $1) <= 1e-12 }

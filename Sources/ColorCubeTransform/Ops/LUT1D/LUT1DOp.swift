@@ -38,7 +38,21 @@ public struct LUT1DOp: TransformOp {
 
     public var isPerChannel: Bool { true }
 
-    public var isIdentity: Bool { curves.allSatisfy(\.isIdentity) }
+    /// True when every curve returns its inputs and its domain holds every finite half-float (a
+    /// CLF half-domain table): a table over a narrower domain clamps to it.
+    public var isIdentity: Bool {
+        curves.allSatisfy { $0.isIdentity && $0.domain.lowerBound <= -65504 && $0.domain.upperBound >= 65504 }
+    }
+
+    /// A table whose curves return their inputs over one shared domain is the clamp to that
+    /// domain; over different domains it stays a table.
+    public var optimizedForm: [any TransformOp] {
+        if isIdentity { return [] }
+        let domain = curves[0].domain
+        guard curves.allSatisfy({ $0.isIdentity && $0.domain == domain }),
+              let clamp = try? RangeOp(lower: domain.lowerBound, upper: domain.upperBound) else { return [self] }
+        return [clamp]
+    }
 
     public func inverse() throws(TransformError) -> [any TransformOp] {
         var inverted: [Curve] = []

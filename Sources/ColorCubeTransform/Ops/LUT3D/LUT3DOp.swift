@@ -100,7 +100,17 @@ public struct LUT3DOp: TransformOp {
 
     public var isPerChannel: Bool { false }
 
-    public var isIdentity: Bool {
+    /// False: a lattice clamps its inputs to its domain (see `optimizedForm`).
+    public var isIdentity: Bool { false }
+
+    /// A lattice over 0...1 that returns every node's own position is the clamp to 0...1.
+    public var optimizedForm: [any TransformOp] {
+        guard returnsItsInputs, let clamp = try? RangeOp(lower: 0, upper: 1) else { return [self] }
+        return [clamp]
+    }
+
+    /// True when the lattice covers 0...1 and each node holds its own position (within 1e-6).
+    public var returnsItsInputs: Bool {
         guard hasUnitDomain else { return false }
         let last = Float(size - 1)
         var identity = true
