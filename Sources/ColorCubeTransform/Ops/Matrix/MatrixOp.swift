@@ -1,6 +1,8 @@
 /// A 3x3 matrix with offsets (CLF's 3x4 Matrix, a .spimtx): out = M * in + offset.
 ///
-/// `rows[i]` is output channel i's weights of red, green and blue. No clamping.
+/// `rows[i]` is output channel i's weights of red, green and blue. No clamping. A diagonal matrix
+/// scales each channel alone, so that NaN or infinity in one channel stays in it (0 times NaN
+/// would spread it), as OpenColorIO's optimiser makes such a matrix a scale.
 public struct MatrixOp: TransformOp {
     public let rows: [SIMD3<Double>]
     public let offset: SIMD3<Double>
@@ -19,13 +21,25 @@ public struct MatrixOp: TransformOp {
     }
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3((rows[0] * rgb).sum(), (rows[1] * rgb).sum(), (rows[2] * rgb).sum()) + offset
+        if isPerChannel { return diagonal * rgb + offset }
+        return SIMD3((rows[0] * rgb).sum(), (rows[1] * rgb).sum(), (rows[2] * rgb).sum()) + offset
     }
+
+    /// The diagonal's coefficients: red's weight of red, green's of green, blue's of blue.
+    var diagonal: SIMD3<Double> { SIMD3(rows[0].x, rows[1].y, rows[2].z) }
 
     /// The same sums as `apply(_:)`, with the rows read once.
     public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
                       blue: UnsafeMutablePointer<Double>, count: Int) {
         let r0 = rows[0], r1 = rows[1], r2 = rows[2], offset = self.offset
+        if isPerChannel {
+            for i in 0..<count {
+                red[i] = r0.x * red[i] + offset.x
+                green[i] = r1.y * green[i] + offset.y
+                blue[i] = r2.z * blue[i] + offset.z
+            }
+            return
+        }
         for i in 0..<count {
             let rgb = SIMD3(red[i], green[i], blue[i])
             red[i] = (r0 * rgb).sum() + offset.x
