@@ -248,17 +248,6 @@ import Testing
         #expect(pixels == [2, 0, 0.25])
     }
 
-    /// NaN reads as 0 in a 1D table: the first entry of a table over 0...1, the middle of one over
-    /// every half-float (as OpenColorIO reads it), not its -65504 end.
-    @Test func aTableReadsNaNAsZero() throws {
-        let half = try Curve(inputs: .points([-65504, 0, 65504]), outputs: [-3, 0.25, 3])
-        let table = try LUT1DOp(curves: [half, Curve.identity(), try Curve(inputs: .uniform(-1...1), outputs: [2, 4])])
-        #expect(table.apply(SIMD3(repeating: .nan)) == SIMD3(0.25, 0, 3))
-        var planes: [Double] = [.nan, .nan, .nan]
-        planes.withUnsafeMutableBufferPointer { p in table.apply(red: p.baseAddress!, green: p.baseAddress! + 1, blue: p.baseAddress! + 2, count: 1) }
-        #expect(planes == [0.25, 0, 3])
-    }
-
     /// A diagonal matrix scales each channel alone: NaN or infinity in one channel stays in it,
     /// in Float64 and in the Float32 form float pictures take.
     @Test func aDiagonalMatrixKeepsNaNInItsChannel() throws {

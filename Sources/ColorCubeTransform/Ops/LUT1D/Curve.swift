@@ -4,8 +4,7 @@
 /// one by one, strictly increasing (a Cinespace pre-LUT, a CLF half-domain table whose inputs are
 /// every finite half-float value, an inverted table). Inputs below the first position read the
 /// first output and inputs above the last read the last (a 1D LUT clamps to its domain); NaN reads
-/// as 0 (clamped to the domain: the first position of a table over 0...1, the middle entry of a
-/// half-domain table rather than its -65504 end).
+/// as the first position.
 public struct Curve: Sendable, Equatable {
     /// Where the outputs sit on the input axis.
     public enum Inputs: Sendable, Equatable {
@@ -66,13 +65,11 @@ public struct Curve: Sendable, Equatable {
             return
         }
         let last = outputs.count - 1, low = range.lowerBound, width = range.upperBound - range.lowerBound
-        let zero = -low / width
         outputs.withUnsafeBufferPointer { table in
             guard let table = table.baseAddress else { return }
             for i in 0..<count {
                 var t = (values[i] - low) / width
-                if t.isNaN { t = zero }
-                if !(t > 0) { t = 0 }
+                if !(t > 0) { t = 0 }  // also NaN
                 if t > 1 { t = 1 }
                 let position = t * Double(last)
                 let lower = min(Int(position), last - 1)
@@ -84,19 +81,18 @@ public struct Curve: Sendable, Equatable {
 
     /// The curve's value at `x`, linearly interpolated; clamped to the first and last entries.
     public func apply(_ x: Double) -> Double {
-        let x = x.isNaN ? 0 : x
         let last = outputs.count - 1
         switch inputs {
         case .uniform(let range):
             var t = (x - range.lowerBound) / (range.upperBound - range.lowerBound)
-            if !(t > 0) { t = 0 }
+            if !(t > 0) { t = 0 }  // also NaN
             if t > 1 { t = 1 }
             let position = t * Double(last)
             let lower = min(Int(position), last - 1)
             let fraction = position - Double(lower)
             return outputs[lower] + (outputs[lower + 1] - outputs[lower]) * fraction
         case .points(let points):
-            guard x > points[0] else { return outputs[0] }
+            guard x > points[0] else { return outputs[0] }  // also NaN
             guard x < points[last] else { return outputs[last] }
             // The last position at or below x: a binary search over the increasing positions.
             var low = 0, high = last

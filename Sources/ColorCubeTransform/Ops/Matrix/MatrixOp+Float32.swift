@@ -5,14 +5,7 @@ extension MatrixOp {
                       blue: UnsafeMutablePointer<Float>, count: Int) {
         let r0 = SIMD3<Float>(rows[0]), r1 = SIMD3<Float>(rows[1]), r2 = SIMD3<Float>(rows[2])
         let offset = SIMD3<Float>(self.offset)
-        if isPerChannel {
-            for i in 0..<count {
-                red[i] = r0.x * red[i] + offset.x
-                green[i] = r1.y * green[i] + offset.y
-                blue[i] = r2.z * blue[i] + offset.z
-            }
-            return
-        }
+        if isPerChannel { return Self.scale(red, green, blue, count, by: SIMD3<Float>(diagonal), plus: offset) }
         for i in 0..<count {
             let r = red[i], g = green[i], b = blue[i]
             red[i] = r0.x * r + r0.y * g + r0.z * b + offset.x

@@ -28,18 +28,23 @@ public struct MatrixOp: TransformOp {
     /// The diagonal's coefficients: red's weight of red, green's of green, blue's of blue.
     var diagonal: SIMD3<Double> { SIMD3(rows[0].x, rows[1].y, rows[2].z) }
 
+    /// A diagonal matrix over three planes, each channel alone: `value * scale + offset`.
+    static func scale<Value: BinaryFloatingPoint & SIMDScalar>(
+        _ red: UnsafeMutablePointer<Value>, _ green: UnsafeMutablePointer<Value>, _ blue: UnsafeMutablePointer<Value>,
+        _ count: Int, by scale: SIMD3<Value>, plus offset: SIMD3<Value>
+    ) {
+        for i in 0..<count {
+            red[i] = scale.x * red[i] + offset.x
+            green[i] = scale.y * green[i] + offset.y
+            blue[i] = scale.z * blue[i] + offset.z
+        }
+    }
+
     /// The same sums as `apply(_:)`, with the rows read once.
     public func apply(red: UnsafeMutablePointer<Double>, green: UnsafeMutablePointer<Double>,
                       blue: UnsafeMutablePointer<Double>, count: Int) {
         let r0 = rows[0], r1 = rows[1], r2 = rows[2], offset = self.offset
-        if isPerChannel {
-            for i in 0..<count {
-                red[i] = r0.x * red[i] + offset.x
-                green[i] = r1.y * green[i] + offset.y
-                blue[i] = r2.z * blue[i] + offset.z
-            }
-            return
-        }
+        if isPerChannel { return Self.scale(red, green, blue, count, by: diagonal, plus: offset) }
         for i in 0..<count {
             let rgb = SIMD3(red[i], green[i], blue[i])
             red[i] = (r0 * rgb).sum() + offset.x
