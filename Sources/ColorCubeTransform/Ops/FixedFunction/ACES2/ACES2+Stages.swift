@@ -12,7 +12,8 @@ extension ACES2 {
         /// ACESOutputTransform20: ACES2065-1 to the limiting gamut's RGB (1.0 = 100 cd/m²).
         case output(Shared, limit: JMhModel, GamutCompression)
 
-        /// `parameters` as the style takes them (already validated).
+        /// The model of `style`, one of the eight ACES 2.0 styles, with its `parameters` (their
+        /// count and peak already checked by `FixedFunctionOp`).
         init(_ style: FixedFunctionOp.Style, _ parameters: [Double]) {
             func gamut(_ p: ArraySlice<Double>) -> Gamut {
                 let v = Array(p)
