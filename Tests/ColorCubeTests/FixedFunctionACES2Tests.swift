@@ -224,11 +224,11 @@ import Testing
     }
 
     /// Every style both ways, peaks 100, 1000 and 4000, limiting gamuts Rec.709, P3-D65 and
-    /// Rec.2020. The inverses take the forwards' outputs (and a few values beyond their reach):
-    /// where an inverse is ill-conditioned (saturated colours the gamut compression presses onto
-    /// the boundary, values near the peak) Float32 rounding moves OpenColorIO's result far, so
-    /// an inverse is held to giving what the forward maps to the same display value as
-    /// OpenColorIO's result does.
+    /// Rec.2020; the forwards within 1e-4. The inverses take the forwards' outputs (and a few
+    /// values beyond their reach): where an inverse is ill-conditioned (saturated colours the
+    /// gamut compression presses onto the boundary, values near the peak) Float32 rounding moves
+    /// OpenColorIO's result far, so an inverse is compared through the forward
+    /// (`expectSamePreimage`).
     @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
     func openColorIOAgrees() throws {
         let python = try #require(SpaceOracle.python)
