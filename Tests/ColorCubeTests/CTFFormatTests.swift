@@ -164,10 +164,10 @@ import Testing
         (processList("<Info version=\"3.0\"/>" + matrix34, root: "version=\"1.3\""), "newer than the Info version"),
     ]
 
-    /// CTF operators OpenColorIO applies and colorcube cannot: refused, naming the element and
-    /// the way out.
+    /// CTF operators OpenColorIO applies and colorcube cannot (a Reference to a config's
+    /// transform by alias): refused, naming the element and the way out.
     static let cannotApply: [(element: String, text: String)] = [
-        ("FixedFunction", processList(node("FixedFunction", " style=\"ACESOutputTransform20Fwd\"", ""), root: "version=\"2.0\"")),
+        ("Reference", processList("<Reference inBitDepth=\"32f\" outBitDepth=\"32f\" alias=\"display\"/>", root: "version=\"2.0\"")),
     ]
 
     static let inputs: [SIMD3<Double>] = [SIMD3(0, 0, 0), SIMD3(0.1, 0.2, 0.3), SIMD3(0.25, 0.5, 0.75),
@@ -230,7 +230,7 @@ import Testing
         for (element, text) in Self.cannotApply {
             let error = #expect(throws: LUTFileError.self, "\(element)") { try Self.read(text) }
             let message = error?.description ?? ""
-            #expect(message.contains("<\(element)>") && message.contains("ociobakelut") && message.contains("cannot apply"), "\(message)")
+            #expect(message.contains("<\(element)>") && message.contains("ociobakelut") && message.contains("does not read"), "\(message)")
         }
     }
 

@@ -37,15 +37,10 @@ extension CLFNodeReader {
     }
 
     /// A FixedFunction (`style` and an optional `params` list), a `Function` (style alone) or
-    /// an `ACES` (style and, for the surround, an `ACESParams` gamma). The styles colorcube does
-    /// not evaluate are refused by name.
+    /// an `ACES` (style and, for the surround, an `ACESParams` gamma).
     func fixedFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> FixedFunctionOp {
         guard let name = node.attribute("style") else { throw fail(node, "attribute style is missing") }
         guard let style = FixedFunctionOp.Style(ctfName: name) else {
-            if Self.unevaluatedFixedFunctions.contains(name.lowercased()) {
-                throw fail(node, "style \(name) is an OpenColorIO fixed function colorcube cannot apply; "
-                    + "bake the look with OpenColorIO (ociobakelut) to read it here")
-            }
             throw fail(node, "style \"\(name.excerpt)\" is not a fixed function OpenColorIO knows")
         }
         var values: [Double] = []
@@ -73,11 +68,4 @@ extension CLFNodeReader {
             throw fail(node, error.description)
         }
     }
-
-    /// OpenColorIO 2.6's fixed-function styles colorcube does not evaluate (ACES 2.0's output
-    /// transform and its parts), in lower case.
-    static let unevaluatedFixedFunctions: Set<String> = [
-        "acesoutputtransform20fwd", "acesoutputtransform20inv", "rgb_to_jmh_20", "jmh_to_rgb_20",
-        "tonescalecompress20fwd", "tonescalecompress20inv", "gamutcompress20fwd", "gamutcompress20inv",
-    ]
 }

@@ -22,8 +22,9 @@ import ColorCubeCore
 ///   `compCLFversion` has none). `FixedFunction` (from version 2.0) and its deprecated forms
 ///   `Function` (1.6) and `ACES` (1.5, with `ACESParams`) read into a `FixedFunctionOp`: the
 ///   BT.2100 surround, HSV, HSY, xyY, u'v'Y, L*u*v*, PQ, GammaLog, DoubleLog, ACES RedMod and
-///   Glow (of ACES 0.3 and 0.7, and of 1.0), DarkToDim10 and GamutComp13 styles; ACES 2.0's
-///   output transform styles are refused by name. Neither is scaled by integer bit depths.
+///   Glow (of ACES 0.3 and 0.7, and of 1.0), DarkToDim10, GamutComp13 and ACES 2.0 styles (the
+///   output transform, JMh, tone scale with chroma compression, gamut compression): every style
+///   OpenColorIO 2.6 has. Neither is scaled by integer bit depths.
 /// - Each CTF operator has the first version OpenColorIO reads it in (`CTFOperator`); a file read
 ///   as a CLF (one stating `compCLFversion`, whatever its extension) holds `ACES` and `Reference`
 ///   alone, and a `.clf` stating a pre-SMPTE `version` holds the others, as OpenColorIO reads it.
@@ -31,9 +32,6 @@ import ColorCubeCore
 ///   `GradingHueCurve` (2.5) read into a `GradingPrimaryOp`, `GradingToneOp`, `GradingRGBCurveOp`
 ///   and `GradingHueCurveOp` (each style, each direction), with OpenColorIO's checks; a
 ///   `DynamicParameter` is applied with the values the file gives.
-/// - The FixedFunction styles not listed above are refused, naming the style: colorcube cannot
-///   apply them, and skipping one would change the look. Baking the file with OpenColorIO
-///   (`ociobakelut`) gives a cube colorcube reads.
 /// Elements neither format defines are skipped, as OpenColorIO skips them, and named in the notes.
 public struct CTFFormat: LUTFileFormat {
     public init() {}
