@@ -18,6 +18,7 @@ public struct MatrixOp: TransformOp {
         }
         self.rows = rows
         self.offset = offset
+        self.isPerChannel = Self.isDiagonal(rows)
     }
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
@@ -53,8 +54,11 @@ public struct MatrixOp: TransformOp {
         }
     }
 
-    /// True when no output channel reads another input channel (a diagonal matrix).
-    public var isPerChannel: Bool {
+    /// True when no output channel reads another input channel (a diagonal matrix); decided once,
+    /// as `apply` asks it at every colour.
+    public let isPerChannel: Bool
+
+    private static func isDiagonal(_ rows: [SIMD3<Double>]) -> Bool {
         rows[0].y == 0 && rows[0].z == 0 && rows[1].x == 0 && rows[1].z == 0 && rows[2].x == 0 && rows[2].y == 0
     }
 
@@ -78,6 +82,7 @@ public struct MatrixOp: TransformOp {
     private init(unchecked rows: [SIMD3<Double>], offset: SIMD3<Double>) {
         self.rows = rows
         self.offset = offset
+        self.isPerChannel = Self.isDiagonal(rows)
     }
 
     public func inverse() throws(TransformError) -> [any TransformOp] {
