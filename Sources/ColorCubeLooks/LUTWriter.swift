@@ -31,7 +31,9 @@ public enum LUTWriter {
     public static let coreImageMaximumSize = 64
 
     /// Writes `look` to `path` as `format`. A format that holds this look's chain
-    /// (`holdsExactly`) gets the look's operations as they are unless `size` asks for a cube; every other format gets the
+    /// (`holdsExactly`) gets the look's operations as they are unless `size` asks for a cube; in a
+    /// format of 1D tables (.spi1d) a look of per-channel operations becomes a table of
+    /// `TransformBaker.curveLength` entries over 0...1; every other format gets the
     /// look baked into a cube of `size` (default: the look's natural size), the baking error measured.
     /// `interpolation` is how the look's 3D LUTs are read while baking (a plain cube of the asked
     /// size is written as it is).
@@ -44,6 +46,13 @@ public enum LUTWriter {
         if size == nil, format.holdsExactly(look.transform) {
             try AtomicFile.write(to: path) { temporary in
                 try format.writeChain(look.transform, to: temporary, displayPath: path, title: title)
+            }
+            return Report(size: nil, bakingError: nil, clamped: nil, exceedsCoreImage: false)
+        }
+        // A per-channel look (a log, a transfer function) becomes a 1D table in a format of 1D tables.
+        if size == nil, format.writesLooksWithoutCube, let curves = try TransformBaker.curves(of: look.transform), format.holdsExactly(Transform([curves])) {
+            try AtomicFile.write(to: path) { temporary in
+                try format.writeChain(Transform([curves]), to: temporary, displayPath: path, title: title)
             }
             return Report(size: nil, bakingError: nil, clamped: nil, exceedsCoreImage: false)
         }

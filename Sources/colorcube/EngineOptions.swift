@@ -46,7 +46,7 @@ struct EngineOptions: ParsableArguments {
         if let hdrSpace = spaces.hdrLookSpace {
             // A look made for HDR video sees only HDR clips, in their own space; anything else is refused.
             let plain = try makeEngine(look.transform)
-            return Engines(pictures: plain, clips: plain, declared: declared) { color in
+            return Engines(look: look, pictures: plain, clips: plain, declared: declared) { color in
                 guard let space = color.hdrSpace else {
                     throw CommandFailure("the look expects HDR video (\(hdrSpace.name), --look-space), and this clip is SDR; "
                         + "give an SDR --look-space for it")
@@ -55,11 +55,11 @@ struct EngineOptions: ParsableArguments {
             }
         }
         let pictures = try makeEngine(try spaces.wrap(look, path: lookPath).transform)
-        guard spaces.isSet, spaces.imageSpace == nil else { return Engines(pictures: pictures, clips: pictures, declared: declared) }
+        guard spaces.isSet, spaces.imageSpace == nil else { return Engines(look: look, pictures: pictures, clips: pictures, declared: declared) }
         let clips = try makeEngine(try spaces.wrap(look, path: lookPath, defaultSpace: SpaceOptions.clipSpace).transform)
         // An SDR clip whose tags name another space (sRGB, P3, gamma 2.2, linear) is converted from it.
         let clipSpace = ColorSpaces.named(SpaceOptions.clipSpace)?.id
-        return Engines(pictures: pictures, clips: clips, declared: declared) { color in
+        return Engines(look: look, pictures: pictures, clips: clips, declared: declared) { color in
             guard let space = color.sdrSpace, space.id != clipSpace else { return nil }
             return try declared.engine(in: space)
         }
@@ -69,10 +69,15 @@ struct EngineOptions: ParsableArguments {
 /// The engines of one run: for photos and raw frames, for SDR clips, for pictures whose files name
 /// their own space, and (for a look made for HDR video) for each HDR clip in its own space.
 struct Engines {
+    /// The look as read, before any conversion between colour spaces.
+    let look: Look
     let pictures: LUTEngine
     let clips: LUTEngine
     let declared: PictureSpaceEngines
     /// `VideoApplier.Options.engineForClip`: for a look in a colour space, the engine of a clip
     /// whose tags name a space of its own (an HDR space for a look made for HDR video).
     var forClip: (@Sendable (VideoColor) throws -> LUTEngine?)?
+
+    /// The look's own precision (`Transform.nodePrecision()`), which dithering leaves alone.
+    var lookPrecision: Double { look.transform.nodePrecision() }
 }

@@ -16,6 +16,9 @@ public struct ImageApplier: Sendable {
         public var reading: ImageReadOptions
         /// How a 16-bit picture is brought to a format that stores fewer bits (default: rounding).
         public var dither: Dither = .none
+        /// The look's own precision in output units (`Transform.nodePrecision()`): when dithering,
+        /// a colour the look moves by less than this keeps its code (see `Dither`).
+        public var lookPrecision: Double = 0
         /// The engine for a picture that needs its own (one whose file names its colour space,
         /// when the look is applied in a space); nil, or a nil answer, takes the applier's engine.
         public var engineForPicture: (@Sendable (RasterImage, _ path: String) throws -> LUTEngine?)?
@@ -132,8 +135,10 @@ public struct ImageApplier: Sendable {
         try prepareColors(&image, path: input)
         lap(\.colorManagement)
         // Dithering an 8-bit picture needs the grade before it is rounded to 8 bits: the look runs
-        // at 16 bits and the result is dithered back to 8 (exact codes stay exact).
+        // at 16 bits and the result is dithered back to 8 (exact codes stay exact). The samples
+        // before the look are kept (shared until the look writes) for the colours it leaves alone.
         let dithersEightBit = options.dither != .none && image.bitDepth == 8
+        let original = options.dither != .none ? image.pixels : nil
         if dithersEightBit { image.widenToSixteenBits() }
         applyLook(to: &image, engine: try engine(for: image, path: input), parallel: parallel)
         lap(\.lut)
@@ -144,7 +149,8 @@ public struct ImageApplier: Sendable {
         let codec = ImageCodecs.codec(for: format)
         if codec?.storesFloats != true { image.quantizeFloats() }
         let storedBits = codec?.storedSampleBits ?? 16
-        options.dither.apply(to: &image, storedBits: dithersEightBit ? min(storedBits, 8) : storedBits)
+        options.dither.apply(to: &image, storedBits: dithersEightBit ? min(storedBits, 8) : storedBits, original: original,
+                             lookPrecision: options.lookPrecision)
         if dithersEightBit { image.narrowToEightBits() }
         let writeOptions = ImageWriteOptions(displayPath: output, quality: options.quality)
         let written = try AtomicFile.write(to: output, overlap: overlap) { temporary in

@@ -41,6 +41,9 @@ public struct RawStreamApplier: Sendable {
     /// How `apply(toFrame:)` rounds the look's result on 8-bit frames; `run` always rounds to
     /// nearest (it grades pieces of frames, not whole ones).
     public var dither: Dither = .none
+    /// The look's own precision in output units (`Transform.nodePrecision()`): when dithering, a
+    /// colour the look moves by less than this keeps its code.
+    public var lookPrecision: Double = 0
 
     /// - Parameters:
     ///   - engine: the look, interpolation and strength to apply.
@@ -175,7 +178,8 @@ public struct RawStreamApplier: Sendable {
     ///   16-bit formats, 4 for `gbrpf32le`; every Swift and malloc allocation is).
     public func apply(toFrame frame: UnsafeMutableRawPointer) {
         let pixels = width * height
-        if let layout = format.layout, let tile = dither.tile, format != .rgb48le, format != .rgba64le {
+        if let layout = format.layout, let tile = dither.tile(lookPrecision: lookPrecision, top: 255), format != .rgb48le,
+           format != .rgba64le {
             applyDithered(frame.bindMemory(to: UInt8.self, capacity: pixels * layout.stride), layout: layout, tile: tile)
             return
         }
@@ -229,7 +233,8 @@ public struct RawStreamApplier: Sendable {
                     let pixel = row * rowSamples + x * stride
                     @inline(__always)
                     func round(_ index: Int) {
-                        let value = tile.dithered(Float(wide[index]) / 257, x: x, y: chunk.lowerBound + row)
+                        let value = tile.dithered(Float(wide[index]) / 257, original: Float(bytes[index]), x: x,
+                                                  y: chunk.lowerBound + row)
                         bytes[index] = UInt8(min(max(value + 0.5, 0), 255))
                     }
                     round(pixel + layout.red)

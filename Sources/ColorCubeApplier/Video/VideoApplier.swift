@@ -62,6 +62,9 @@ public struct VideoApplier: Sendable {
         /// How 8-bit frames are rounded after the look; clips deeper than 8 bits are rounded to
         /// nearest.
         public var dither: Dither = .none
+        /// The look's own precision in output units (`Transform.nodePrecision()`): when dithering,
+        /// a colour the look moves by less than this keeps its codes.
+        public var lookPrecision: Double = 0
         /// The engine for a clip given its colour description when the look is made for a space
         /// of the clip's own (an HDR display space for an HDR clip: the look then sees the clip's
         /// values, no rendition); nil for the run's engine. May throw to refuse the clip.
@@ -238,10 +241,12 @@ public struct VideoApplier: Sendable {
         var stream = RawStreamApplier(engine: hdr.engine, width: plan.probe.width, height: plan.probe.height,
                                       format: plan.frameFormat, pixelLimit: options.pixelLimit, name: input)
         stream.dither = options.dither
+        stream.lookPrecision = options.lookPrecision
         let grader = plan.ycbcrFormat.flatMap { format in
             YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width, height: plan.probe.height,
                              matrix: plan.matrix ?? "", fullRange: plan.range == "pc", hdr: hdr.mapping,
-                             outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix), dither: options.dither)
+                             outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix), dither: options.dither,
+                             lookPrecision: options.lookPrecision)
         }
         let relay = NUTFrameRelay(input: decoded.read, output: encoded.write, frameBytes: plan.frameBytes)
         let total = plan.probe.frameCount
@@ -316,7 +321,7 @@ public struct VideoApplier: Sendable {
                                             height: plan.probe.height, matrix: plan.matrix ?? "",
                                             fullRange: plan.range == "pc", hdr: hdr.mapping,
                                             outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix),
-                                            dither: options.dither) else { return nil }
+                                            dither: options.dither, lookPrecision: options.lookPrecision) else { return nil }
         let pipe = try Self.makePipe()
         let muxing: ChildProcess
         do {

@@ -66,8 +66,11 @@ public struct YCbCrFrameGrader: Sendable {
     ///   - hdr: for an HDR clip, how its pixels become the SDR rendition the look is given (and
     ///     back, or on to SDR); the output then uses `outputMatrix` (BT.709 for SDR output).
     ///   - dither: how 8-bit codes are rounded; deeper clips are rounded to nearest.
+    ///   - lookPrecision: the look's own precision (`Transform.nodePrecision()`): a dithered code
+    ///     the look moves by less keeps its value.
     init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
-          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: String? = nil, dither: Dither = .none) {
+          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: String? = nil, dither: Dither = .none,
+          lookPrecision: Double = 0) {
         guard let (kr, kb) = Self.coefficients(matrix), let (outputKr, outputKb) = Self.coefficients(outputMatrix ?? matrix),
               width > 0, height > 0 else { return nil }
         self.engine = engine
@@ -77,15 +80,15 @@ public struct YCbCrFrameGrader: Sendable {
         self.hdr = hdr
         conversion = Conversion(kr: kr, kb: kb, bitDepth: format.bitDepth, fullRange: fullRange)
         outputConversion = Conversion(kr: outputKr, kb: outputKb, bitDepth: format.bitDepth, fullRange: fullRange)
-        self.dither = format.bitDepth == 8 ? dither.tile : nil
+        self.dither = format.bitDepth == 8 ? dither.tile(lookPrecision: lookPrecision, top: 255) : nil
         memo = memoized && format.bitDepth == 8 && hdr == nil && self.dither == nil ? YCbCrMemo8() : nil
     }
 
     /// A grader for SDR clips (the library's entry point).
     public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
-                 memoized: Bool = true, dither: Dither = .none) {
+                 memoized: Bool = true, dither: Dither = .none, lookPrecision: Double = 0) {
         self.init(engine: engine, format: format, width: width, height: height, matrix: matrix, fullRange: fullRange,
-                  memoized: memoized, hdr: nil, dither: dither)
+                  memoized: memoized, hdr: nil, dither: dither, lookPrecision: lookPrecision)
     }
 
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
@@ -218,7 +221,8 @@ public struct YCbCrFrameGrader: Sendable {
                     let index = row * width + x
                     let (y, difference) = c.ycbcr(graded(index, chroma))
                     if let dither {
-                        luma[index] = c.code(dither.dithered(c.lumaValue(y), x: x, y: firstRow + row))
+                        let original = Float(Sample(littleEndian: luma[index]))
+                        luma[index] = c.code(dither.dithered(c.lumaValue(y), original: original, x: x, y: firstRow + row))
                     } else {
                         luma[index] = c.code(c.lumaValue(y))
                     }
@@ -229,8 +233,9 @@ public struct YCbCrFrameGrader: Sendable {
             if let dither {
                 // Each plane reads the tile from its own corner, so the three round independently.
                 let half = dither.side / 2
-                blue[chroma] = c.code(dither.dithered(c.chromaValue(mean.x), x: chroma + half, y: band))
-                red[chroma] = c.code(dither.dithered(c.chromaValue(mean.y), x: chroma, y: band + half))
+                let blueCode = Float(Sample(littleEndian: blue[chroma])), redCode = Float(Sample(littleEndian: red[chroma]))
+                blue[chroma] = c.code(dither.dithered(c.chromaValue(mean.x), original: blueCode, x: chroma + half, y: band))
+                red[chroma] = c.code(dither.dithered(c.chromaValue(mean.y), original: redCode, x: chroma, y: band + half))
             } else {
                 blue[chroma] = c.code(c.chromaValue(mean.x))
                 red[chroma] = c.code(c.chromaValue(mean.y))

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Deterministic: the tile is built by a fixed procedure, with no random seed, so reruns are
 /// byte-identical. Safe for exact codes: a sample that is already a code of the smaller depth
-/// (an 8-bit picture widened by 257) stays that code, since `k + t` floors to `k`.
+/// (an 8-bit picture widened by 257) stays that code, and so does a colour the look left within
+/// its own precision of a code it was graded from (`DitherTile.dithered(_:original:x:y:)`).
 public enum Dither: String, CaseIterable, Sendable {
     /// Rounding to the nearest code (the writers' own).
     case none
@@ -18,20 +19,36 @@ public enum Dither: String, CaseIterable, Sendable {
     /// The picture's 16-bit samples moved to the values a writer storing `bits` per sample rounds
     /// to the dithered codes (`k * 65535 / top`, rounded). Nothing changes for `.none`, for 8-bit
     /// pictures, or for 16 bits.
-    public func apply(to image: inout RasterImage, storedBits bits: Int) {
-        guard self != .none, bits < 16, case .sixteen(var samples) = image.pixels else { return }
-        let tile = self == .ordered ? Self.bayer : Self.blueNoiseTile
-        let side = self == .ordered ? 8 : 64
-        let top = Double((1 << bits) - 1)
+    /// - Parameters:
+    ///   - original: the picture's samples before the look (same size and channels), or nil: a
+    ///     sample the look left within `lookPrecision` of an original that is a code keeps that
+    ///     code (see `DitherTile.dithered(_:original:x:y:)`).
+    ///   - lookPrecision: the look's own precision in output units (`Transform.nodePrecision()`).
+    public func apply(to image: inout RasterImage, storedBits bits: Int, original: PixelStorage? = nil,
+                      lookPrecision: Double = 0) {
+        guard bits < 16, var tile = self.tile, case .sixteen(var samples) = image.pixels else { return }
+        let top = Float((1 << bits) - 1), scale = top / 65535
+        tile.unmovedTolerance = DitherTile.tolerance(lookPrecision: lookPrecision, codes: top)
         let channels = image.channels, width = image.width
         image.pixels = .eight([])
-        for pixel in 0..<(image.width * image.height) {
-            let t = tile[(pixel / width % side) * side + pixel % width % side]
-            for channel in 0..<min(channels, 3) {
-                let index = pixel * channels + channel
-                let code = min((Double(samples[index]) * top / 65535 + t).rounded(.down), top)
-                samples[index] = UInt16((code * 65535 / top).rounded())
+        func write(_ originalCode: (Int) -> Float) {
+            for pixel in 0..<(image.width * image.height) {
+                let x = pixel % width, y = pixel / width
+                for channel in 0..<min(channels, 3) {
+                    let index = pixel * channels + channel
+                    let value = tile.dithered(Float(samples[index]) * scale, original: originalCode(index), x: x, y: y)
+                    let code = min(max(value.rounded(), 0), top)
+                    samples[index] = UInt16((code / scale).rounded())
+                }
             }
+        }
+        switch original {
+        case .eight(let codes)? where codes.count == samples.count && bits == 8:
+            write { Float(codes[$0]) }
+        case .sixteen(let codes)? where codes.count == samples.count:
+            write { Float(codes[$0]) * scale }
+        default:
+            write { _ in .nan }
         }
         image.pixels = .sixteen(samples)
     }
@@ -44,6 +61,14 @@ public enum Dither: String, CaseIterable, Sendable {
         case .ordered: DitherTile(side: 8, thresholds: Self.bayer)
         case .blueNoise: DitherTile(side: 64, thresholds: Self.blueNoiseTile)
         }
+    }
+
+    /// The tile for codes up to `top` (255 for 8 bits) of a look of precision `lookPrecision`
+    /// (`Transform.nodePrecision()`); nil for `.none`.
+    public func tile(lookPrecision: Double, top: Int) -> DitherTile? {
+        guard var tile = self.tile else { return nil }
+        tile.unmovedTolerance = DitherTile.tolerance(lookPrecision: lookPrecision, codes: Float(top))
+        return tile
     }
 
     /// Thresholds (i + 0.5) / 64 of the 8x8 Bayer matrix, row by row.
@@ -161,10 +186,32 @@ public struct DitherTile: Sendable {
     /// return it.
     @inlinable public static var exactCodeTolerance: Float { 1.0 / 256 }
 
+    /// How far (in codes) a graded value may stand from the code it was graded from and still be
+    /// that code: the look's precision at this depth, plus `exactCodeTolerance`. The default is
+    /// the latter alone, for a look as precise as its arithmetic.
+    public var unmovedTolerance: Float = exactCodeTolerance
+
+    /// `unmovedTolerance` for a look of precision `lookPrecision` (in output units, 0...1 the full
+    /// range) written with codes up to `codes`.
+    public static func tolerance(lookPrecision: Double, codes: Float) -> Float {
+        Float(max(lookPrecision, 0)) * codes + exactCodeTolerance
+    }
+
     /// `value` (in codes) dithered at column `x`, row `y`, before rounding to nearest: a value
     /// within `exactCodeTolerance` of a code is that code.
     @inlinable @inline(__always)
     public func dithered(_ value: Float, x: Int, y: Int) -> Float {
         abs(value - value.rounded()) <= Self.exactCodeTolerance ? value : value + offset(x: x, y: y)
+    }
+
+    /// `value` (in codes), graded from `original` (in codes; NaN when unknown), dithered at column
+    /// `x`, row `y`, before rounding to nearest. A look cannot be more precise than its nodes: when
+    /// `original` is a code and the look left the value within `unmovedTolerance` of it, the
+    /// look left that colour where it was, and the value is that code, undithered.
+    @inlinable @inline(__always)
+    public func dithered(_ value: Float, original: Float, x: Int, y: Int) -> Float {
+        let code = original.rounded()
+        if abs(original - code) <= Self.exactCodeTolerance, abs(value - original) <= unmovedTolerance { return code }
+        return dithered(value, x: x, y: y)
     }
 }

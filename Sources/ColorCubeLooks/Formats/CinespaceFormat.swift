@@ -40,7 +40,8 @@ public struct CinespaceFormat: LUTFileFormat {
     }
 
     /// True for a chain .csp holds exactly: a 1D LUT whose curves are evenly
-    /// spaced over 0...1 with one length; or a 1D LUT then a 3D LUT over 0...1 where the 1D LUT
+    /// spaced over one range with one length (a range other than 0...1 is the pre-LUT's straight
+    /// line from it to 0...1); or a 1D LUT then a 3D LUT over 0...1 where the 1D LUT
     /// becomes the pre-LUT, when Cinespace's curve through each channel's points stays within
     /// `preLUTTolerance` of the straight lines between them (checked halfway along every segment:
     /// true for two points, for points on a line and for dense smooth curves).
@@ -50,8 +51,8 @@ public struct CinespaceFormat: LUTFileFormat {
         case 1:
             // A plain 3D table over 0...1 takes the plain path (`write`), which writes the same file.
             if ops[0] is LUT3DOp { return false }
-            guard let table = ops[0] as? LUT1DOp else { return false }
-            return table.curves.allSatisfy { $0.inputs == .uniform(0...1) && $0.outputs.count == table.curves[0].outputs.count }
+            guard let table = ops[0] as? LUT1DOp, case .uniform(let range) = table.curves[0].inputs else { return false }
+            return table.curves.allSatisfy { $0.inputs == .uniform(range) && $0.outputs.count == table.curves[0].outputs.count }
         case 2:
             guard let pre = ops[0] as? LUT1DOp, (ops[1] as? LUT3DOp)?.hasUnitDomain == true else { return false }
             return pre.curves.allSatisfy(Self.preLUTIsFaithful)
@@ -90,7 +91,8 @@ public struct CinespaceFormat: LUTFileFormat {
     }
 
     /// Layout: the header, the metadata block holding the title, the pre-LUT (the leading 1D
-    /// LUT's points before a 3D LUT, else identity), then the 1D or 3D table.
+    /// LUT's points before a 3D LUT; a straight line from a 1D table's range to 0...1; else
+    /// identity), then the 1D or 3D table.
     private func writeFile(_ ops: [any TransformOp], to path: String, displayPath: String, title: String) throws {
         let writer = TextLineWriter(file: try OutputFile(path: path, displayPath: displayPath))
         let lattice = ops.last as? LUT3DOp
@@ -98,12 +100,16 @@ public struct CinespaceFormat: LUTFileFormat {
         let cleanTitle = String(title.map { $0.isNewline ? " " : $0 })
         if !cleanTitle.isEmpty { try writer.append(cleanTitle + "\n") }
         try writer.append("END METADATA\n\n")
+        let table = lattice == nil ? ops.first as? LUT1DOp : nil
         if let pre = ops.first as? LUT1DOp, lattice != nil {
             for curve in pre.curves {
                 try writer.append("\(curve.outputs.count)\n")
                 try writeNumbers(curve.positions, to: writer)
                 try writeNumbers(curve.outputs, to: writer)
             }
+        } else if let table, case .uniform(let range) = table.curves[0].inputs, range != 0...1 {
+            let line = "2\n\(range.lowerBound) \(range.upperBound)\n0.0 1.0\n"
+            try writer.append(line + line + line)
         } else {
             try writer.append("2\n0.0 1.0\n0.0 1.0\n2\n0.0 1.0\n0.0 1.0\n2\n0.0 1.0\n0.0 1.0\n")
         }
@@ -114,13 +120,13 @@ public struct CinespaceFormat: LUTFileFormat {
             try lattice.table.forEachChunk { _, entries in
                 for entry in entries { try writer.appendFixedLine(entry.x, entry.y, entry.z) }
             }
-        } else if let table = ops.first as? LUT1DOp {
-            // A 1D table's curves are resampled to one shared even spacing over 0...1 when they
-            // are not already evenly spaced over 0...1 with one length.
+        } else if let table {
+            // The entries at even steps over the table's range (which the pre-LUT maps to 0...1).
             let count = table.curves.map(\.outputs.count).max() ?? 2
+            let range = if case .uniform(let range) = table.curves[0].inputs { range } else { 0.0...1.0 }
             try writer.append("\(count)\n")
             for index in 0..<count {
-                let x = Double(index) / Double(count - 1)
+                let x = range.lowerBound + (range.upperBound - range.lowerBound) * Double(index) / Double(count - 1)
                 let rgb = table.apply(SIMD3(repeating: x))
                 try writer.appendFixedLine(Float(rgb.x), Float(rgb.y), Float(rgb.z))
             }

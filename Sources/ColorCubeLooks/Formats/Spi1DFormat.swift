@@ -28,9 +28,14 @@ public struct Spi1DFormat: LUTFileFormat {
         }, format: self)
     }
 
-    /// True for every look: an .spi1d holds no cube, so nothing is baked; `writeChain` writes a
-    /// look that is one 1D LUT and refuses any other, saying what the look holds.
-    public func holdsExactly(_ transform: Transform) -> Bool { true }
+    /// True for a look that is one 1D LUT with evenly spaced inputs, and for every look that
+    /// mixes channels (an .spi1d holds no cube, so nothing is baked: `writeChain` refuses it,
+    /// saying what the look holds). False for other per-channel looks, which `LUTWriter` samples
+    /// into a 1D table first (`TransformBaker.curves(of:)`).
+    public func holdsExactly(_ transform: Transform) -> Bool {
+        Self.evenlySpacedCurves(transform) != nil || !transform.operations.allSatisfy(\.isPerChannel)
+            || transform.operations.isEmpty
+    }
 
     /// Writes a look that is one 1D LUT whose curves have evenly spaced inputs over one range and
     /// the same length (what an .spi1d holds): `Version 1`, `From lo hi`, `Length n`,

@@ -16,6 +16,22 @@ public enum TransformBaker {
         }
     }
 
+    /// Entries of the 1D table a per-channel look is sampled into (`curves(of:)`): at 4096 the
+    /// linear pieces between them stay well under an 8-bit code from smooth curves such as logs.
+    public static let curveLength = 4096
+
+    /// A look whose every operation is per channel (curves, logs, ranges, diagonal matrices) as one
+    /// 1D table of `length` evenly spaced entries over 0...1 per channel, each entry the look
+    /// evaluated exactly there; nil when some operation mixes channels. This is the form such a
+    /// look takes in a format that holds 1D tables but not the look's chain (.spi1d, .csp, .cube).
+    public static func curves(of transform: Transform, length: Int = curveLength) throws(TransformError) -> LUT1DOp? {
+        guard !transform.operations.isEmpty, transform.operations.allSatisfy(\.isPerChannel) else { return nil }
+        let count = max(length, 2)
+        let entries = (0..<count).map { transform.apply(SIMD3(repeating: Double($0) / Double(count - 1))) }
+        guard entries.allSatisfy({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) else { return nil }
+        return try LUT1DOp(entries: entries)
+    }
+
     /// The default lattice size for baking `transform`: its largest 3D LUT's size, at least 33
     /// (what text LUTs usually hold), so a plain cube keeps its own size.
     public static func naturalSize(of transform: Transform) -> Int {

@@ -136,6 +136,8 @@ extension ColorCubeCommand {
                                                reading: ImageReadOptions(limit: limits.pixelLimit))
             if let quality { options.quality = quality }
             options.dither = dither
+            let lookPrecision = dither == .none ? 0 : engines.lookPrecision
+            options.lookPrecision = lookPrecision
             let declared = engines.declared
             options.engineForPicture = { image, path in try declared.engine(for: image, path: path) }
             let applier = ImageApplier(engine: engines.pictures, options: options)
@@ -143,6 +145,7 @@ extension ColorCubeCommand {
                                                     concurrentClips: jobs ?? 1, pixelLimit: limits.pixelLimit, hdr: hdr)
             videoOptions.engineForClip = engines.forClip
             videoOptions.dither = dither
+            videoOptions.lookPrecision = lookPrecision
             let video = VideoApplier(engine: engines.clips, options: videoOptions)
             let progress = ProgressLine(total: plan.jobs.count)
             let runner = BatchRunner(applier: applier, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount,
