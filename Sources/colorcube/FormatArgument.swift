@@ -18,6 +18,11 @@ struct FormatArgument: ExpressibleByArgument {
     /// The extensions colorcube reads, from the table: ".bin/.raw, .cube, .3dl, .png or .icc/.icm/.pf".
     static var readableList: String { LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or") }
 
+    /// The extensions of the formats a cube can be written in (what `learn` makes), from the table.
+    static var cubeExtensionList: String {
+        LUTFormats.list(LUTFormats.all.filter(\.writesCubes).extensionGroups, joinedBy: "or")
+    }
+
     /// The formats that hold a chain, by name: "clf".
     static var chainList: String {
         let names = LUTFormats.all.filter(\.holdsChains).map { "." + ($0.extensions.first ?? $0.name) }

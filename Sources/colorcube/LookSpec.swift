@@ -33,10 +33,27 @@ enum LookSpec {
         if files.contains(where: \.isEmpty) {
             throw CommandFailure("\(spec): a chain of looks needs a file name on each side of every +")
         }
+        var previousTarget: ColorSpace?
         return Look(chain: try files.map { file in
-            if let (source, target) = try conversion(file) { return try Look(conversionFrom: source, to: target) }
-            return try LUTReader.read(path: file, options: options)
+            if let (source, target) = try conversion(file) {
+                previousTarget = target
+                return try Look(conversionFrom: source, to: target)
+            }
+            let look = try LUTReader.read(path: file, options: options)
+            if isDisplayProfile(look), previousTarget?.gamut != Gamut.xyzD65 {
+                Diagnostics.warning("\(file) is an ICC display profile: read as OpenColorIO reads it, it takes CIE XYZ (D65) "
+                    + "to the display's codes, so on a picture's RGB it moves colours without meaning; to see a picture as "
+                    + "that display shows it, chain a conversion to XYZ first: "
+                    + "\(conversionPrefix)srgb_rec709_display,lin_ciexyzd65_display+\(file)")
+            }
+            previousTarget = nil
+            return look
         })
+    }
+
+    /// True for an ICC profile of a display (not a device link): a transform from XYZ, not a look.
+    private static func isDisplayProfile(_ look: Look) -> Bool {
+        look.format.isSame(as: DeviceLinkFormat()) && look.plainTable == nil
     }
 
     /// The prefix of a chain element that names a colour space conversion rather than a file:

@@ -16,6 +16,8 @@ public enum BatchError: ColorCubeError, Equatable {
     /// The input was given as a clip (a clip to a clip's name) but is not one colorcube can read:
     /// `reason` says what it is instead.
     case notAClip(path: String, reason: String)
+    /// A clip given with an output file that is not a video container's name (`clip.mp4 -o a.jpg`).
+    case clipToNonVideoOutput(input: String, output: String)
 
     /// A walk that found no image to process.
     case noImages(inputs: [String], passedOver: [String])
@@ -25,7 +27,7 @@ public enum BatchError: ColorCubeError, Equatable {
         switch self {
         case .noInputs: nil
         case .missingInput(let path), .outputNotAFolder(let path), .unsupportedOutputFormat(let path), .notAClip(let path, _): path
-        case .outputCollision(_, _, let output), .outputInsideInput(let output, _): output
+        case .outputCollision(_, _, let output), .outputInsideInput(let output, _), .clipToNonVideoOutput(_, let output): output
         case .noImages(let inputs, _): inputs.first
         }
     }
@@ -46,6 +48,9 @@ public enum BatchError: ColorCubeError, Equatable {
         case .unsupportedOutputFormat(let path):
             "cannot write \(path): colorcube writes \(ImageCodecs.writableExtensions) images; name the output "
                 + "with one of those extensions, or give a folder"
+        case .clipToNonVideoOutput(let input, let output):
+            "cannot write \(output): \(input) is a video clip, and .\(FilePath.pathExtension(output)) is no video container; "
+                + "name the output .mp4, .mov, .mkv, .webm or another container ffmpeg writes, or give a folder"
         case .notAClip(let path, let reason):
             "cannot read \(path): \(reason); give a video clip (MP4, MOV, Matroska, WebM, AVI, MXF, MPEG, FLV)"
         case .outputInsideInput(let output, let input):

@@ -44,6 +44,10 @@ public struct BatchPlan: Sendable {
             // "clip.mp4 -o graded.mp4" where clip.mp4 is no clip: the input is what is wrong.
             throw BatchError.notAClip(path: inputs[0], reason: Self.whyNotAClip(inputs[0]))
         }
+        if !singleClip, singleFileInput, !outputExtension.isEmpty, !VideoContainer.isVideoExtension(outputExtension),
+           VideoContainer.matches(path: inputs[0]) {
+            throw BatchError.clipToNonVideoOutput(input: inputs[0], output: output)
+        }
         if !singleClip, singleFileInput, outputFormat == nil, !outputExtension.isEmpty {
             // "photo.jpg -o photo.gif" names a file in a format colorcube does not write, not a folder.
             throw BatchError.unsupportedOutputFormat(path: output)
@@ -80,9 +84,16 @@ public struct BatchPlan: Sendable {
                             passedOver.append(PassedOver(path: path, relativePath: prefix + relative, reason: reason))
                             continue
                         }
-                        planned.append(BatchJob(input: path, output: Self.join(output, prefix + relative),
+                        // A picture whose name says another format (a JPEG named .CR2) is written
+                        // under the name of what it is: its output is a picture of that format.
+                        var outputRelative = prefix + relative
+                        if ImageFormat(pathExtension: FilePath.pathExtension(relative)) != codec.format,
+                           let fitting = codec.fileExtensions.first {
+                            outputRelative = FilePath.replacingExtension(of: outputRelative, with: fitting)
+                        }
+                        planned.append(BatchJob(input: path, output: Self.join(output, outputRelative),
                                                 relativePath: prefix + relative,
-                                                outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(relative))))
+                                                outputFormat: ImageFormat(pathExtension: FilePath.pathExtension(outputRelative))))
                     }
                 } else {
                     let name = FilePath.split(input).name
@@ -126,7 +137,7 @@ public struct BatchPlan: Sendable {
     /// What was passed over, as counted phrases for a summary line that say why and name the first
     /// few files: "2 GIF/BMP pictures (a.gif, b.bmp: formats colorcube does not read; convert them
     /// to PNG)", "3 files colorcube does not recognise as images (list.csv, notes.txt, x)",
-    /// "2 camera raw files"; empty when nothing was.
+    /// "2 camera raw files (a.cr2, b.nef: develop them to TIFF or PNG first)"; empty when nothing was.
     public var passedOverSummary: [String] {
         func named(_ files: [PassedOver]) -> String {
             files.prefix(4).map(\.relativePath).joined(separator: ", ") + (files.count > 4 ? " and \(files.count - 4) more" : "")
@@ -148,12 +159,14 @@ public struct BatchPlan: Sendable {
             phrases.append((notImages.count == 1 ? "1 file" : "\(notImages.count) files")
                 + " colorcube does not recognise as images (\(named(notImages)))")
         }
-        var notGraded: [String: Int] = [:]
+        var notGraded: [String: [PassedOver]] = [:]
         for file in passedOver {
-            if case .notGraded(let kind) = file.reason { notGraded[kind, default: 0] += 1 }
+            if case .notGraded(let kind) = file.reason { notGraded[kind, default: []].append(file) }
         }
-        for (kind, count) in notGraded.sorted(by: { $0.key < $1.key }) {
-            phrases.append(count == 1 ? "1 \(kind) file" : "\(count) \(kind) files")
+        for (kind, files) in notGraded.sorted(by: { $0.key < $1.key }) {
+            let one = files.count == 1
+            phrases.append((one ? "1 \(kind) file" : "\(files.count) \(kind) files")
+                + " (\(named(files)): develop \(one ? "it" : "them") to TIFF or PNG first)")
         }
         return phrases
     }

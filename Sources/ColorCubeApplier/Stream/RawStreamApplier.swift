@@ -71,12 +71,13 @@ public struct RawStreamApplier: Sendable {
     }
 
     /// Opens `inputPath` and `outputPath` ("-" for standard input and output) and runs the
-    /// stream between them (`run(input:output:)`). A named output is opened as it is and
-    /// truncated, not written through a temporary file: it may be a FIFO or a file being read as
-    /// it fills. Check first that it is not an input (`OutputSafety`).
+    /// stream between them (`run(input:output:)`). A named regular file is written atomically
+    /// (`AtomicFile`: nothing is left of a run that fails, a truncated input among the causes); a
+    /// FIFO or a device is opened as it is. Check first that it is not an input (`OutputSafety`).
     /// - Returns: the complete frames written.
     /// - Throws: `FileError.cannotOpen` when the input is a folder or cannot be opened,
-    ///   `FileError.cannotCreate` when the output cannot be; else as `run(input:output:)`.
+    ///   `FileError.cannotCreate` when the output cannot be, `AtomicFile`'s errors for the
+    ///   rename; else as `run(input:output:)`.
     public func run(inputPath: String, outputPath: String) throws -> Int {
         if inputPath != "-", Folders.exists(inputPath) {
             throw FileError.cannotOpen(path: inputPath, reason: "it is a folder; give a file of raw frames")
@@ -84,9 +85,24 @@ public struct RawStreamApplier: Sendable {
         let input = inputPath == "-" ? STDIN_FILENO : open(inputPath, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw FileError.cannotOpen(path: inputPath, reason: Self.systemMessage()) }
         defer { if input != STDIN_FILENO { close(input) } }
-        let output = outputPath == "-" ? STDOUT_FILENO : open(outputPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
-        guard output >= 0 else { throw FileError.cannotCreate(path: outputPath, reason: Self.systemMessage()) }
-        defer { if output != STDOUT_FILENO { close(output) } }
+        if outputPath == "-" { return try run(input: input, output: STDOUT_FILENO) }
+        // A pipe or a device (a FIFO, /dev/null) takes the frames as they come; a file is written
+        // under a temporary name and renamed only when every frame is in, so a failed run leaves
+        // nothing half written.
+        var status = stat()
+        if stat(outputPath, &status) == 0, (status.st_mode & S_IFMT) != S_IFREG, (status.st_mode & S_IFMT) != S_IFDIR {
+            return try write(to: outputPath, displayPath: outputPath, input: input)
+        }
+        return try AtomicFile.write(to: outputPath) { temporary in
+            try write(to: temporary, displayPath: outputPath, input: input)
+        }
+    }
+
+    /// Runs the stream from `input` into the file at `path`, opened for writing (created or truncated).
+    private func write(to path: String, displayPath: String, input: Int32) throws -> Int {
+        let output = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard output >= 0 else { throw FileError.cannotCreate(path: displayPath, reason: Self.systemMessage()) }
+        defer { close(output) }
         return try run(input: input, output: output)
     }
 

@@ -54,7 +54,7 @@ public enum StreamError: ColorCubeError, Equatable {
             "cannot hold \(buffers) buffers of \(bytes) bytes in memory: the system refused the allocation"
         case .partialFrame(let stray, let written):
             "the input ended \(stray) bytes into a frame (\(stray) stray bytes after \(written) complete "
-                + "frames, which were written)"
+                + (written == 1 ? "frame" : "frames") + "; a file output is not kept, a stream has had the complete ones)"
         case .readFailed(let code, let written):
             "cannot read the input: \(Self.message(code)) (after \(written) frames)"
         case .writeFailed(let code, let written):

@@ -107,6 +107,9 @@ extension LUTFileFormat {
     /// True when the format holds no cube of any size (a 1D table, a matrix, a CDL).
     private var holdsNoCube: Bool { largestSize == nil && !ColorCube.sizeRange.contains(where: canHold) }
 
+    /// True when a cube can be written in the format (what `learn` and baking make).
+    public var writesCubes: Bool { !holdsNoCube }
+
     /// True when colorcube writes the format: it holds a cube, or writes the looks it can hold as
     /// they are. False for the formats only read (a `.spimtx` matrix, a Discreet 1D table).
     public var isWritable: Bool { !holdsNoCube || writesLooksWithoutCube }

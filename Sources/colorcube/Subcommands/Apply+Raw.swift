@@ -2,6 +2,7 @@ import ArgumentParser
 import ColorCubeApplier
 import ColorCubeEngine
 import ColorCubeCore
+import Foundation
 
 /// Options for raw video frame streams.
 struct RawStreamOptions: ParsableArguments {
@@ -54,6 +55,10 @@ extension ColorCubeCommand.Apply {
         guard let size = rawOptions.frameSize, let format = rawOptions.pixelFormat else { return }
         let inputPath = rawOptions.input ?? "-"
         let outputPath = output ?? "-"
+        if outputPath == "-", isatty(STDOUT_FILENO) != 0 {
+            throw CommandFailure("refusing to write raw frames to a terminal: give -o FILE, or send standard output "
+                + "to a file or a program (> frames.rgb, | ffmpeg ...)")
+        }
         if outputPath != "-" {
             // Opening the output truncates it: check first that it is neither the frames nor the look.
             try OutputSafety.refuseOverwritingInput(output: outputPath, inputs: inputPath == "-" ? LookSpec.paths(look) : [inputPath] + LookSpec.paths(look))

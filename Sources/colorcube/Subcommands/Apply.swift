@@ -91,7 +91,12 @@ extension ColorCubeCommand {
                 return
             }
             guard !inputs.isEmpty else { throw ValidationError("give at least one INPUT image or folder (or --raw for frames)") }
-            guard output != nil else { throw ValidationError("give the output image or folder with -o") }
+            guard output != nil else {
+                if let misspelt = MisspeltOption.near("--output") {
+                    throw ValidationError("unknown option '\(misspelt)': did you mean '--output' (-o)?")
+                }
+                throw ValidationError("give the output image or folder with -o")
+            }
             if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
             if let quality, !(1...100).contains(quality) { throw ValidationError("--quality must be between 1 and 100") }
             if let crf, !(0...63).contains(crf) { throw ValidationError("--crf must be between 0 and 63") }
@@ -131,6 +136,10 @@ extension ColorCubeCommand {
                         + "several outputs; give a folder for -o (one that does not end in .\(named))")
                 }
                 try Folders.create(output)
+                for job in plan.jobs where !job.isVideo
+                    && FilePath.pathExtension(job.input).lowercased() != FilePath.pathExtension(job.output).lowercased() {
+                    Diagnostics.note("\(job.input) is a picture of another format than its name says: written as \(job.output)")
+                }
             }
             var options = ImageApplier.Options(ignoreProfile: ignoreProfile,
                                                reading: ImageReadOptions(limit: limits.pixelLimit))

@@ -150,8 +150,11 @@ extension ColorCubeCommand {
                 warnings.append("values outside 0...1: \(LUTFormats.list(clamping, joinedBy: "and")) output clamp them")
             }
             // Roughness speaks of an edited reference: a plain lattice, not a chain's bake (a log curve is
-            // steep by design).
-            if analysis.roughness.suggestsSpatialEdit, look.roughness == nil, look.transform.plainLattice != nil {
+            // steep by design), and one whose values a reference image holds (0...1): a table beyond that
+            // range is a conversion between spaces (a camera log to Rec.709), whose gamut mapping is
+            // steep by design too.
+            if analysis.roughness.suggestsSpatialEdit, look.roughness == nil, look.transform.plainLattice != nil,
+               !analysis.hasValuesOutsideUnitRange {
                 warnings.append(Diagnostics.roughnessWarning(analysis.roughness, path: path))
             }
             warnings += look.warnings.map { Diagnostics.message(for: $0, path: path) }

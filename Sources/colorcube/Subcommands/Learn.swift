@@ -26,8 +26,8 @@ extension ColorCubeCommand {
         @Argument(help: "The same photo after the edit, or a folder of them.")
         var after: String
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("The look to write; its extension picks the format: "
-            + LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or") + "."))
+        @Option(name: .shortAndLong, help: ArgumentHelp("The look to write, a cube; its extension picks the format: "
+            + FormatArgument.cubeExtensionList + "."))
         var output: String
 
         @Option(help: "Lattice points per axis, 2 to 65 (default: 33, or 64 for .png and .bin).")
@@ -64,9 +64,13 @@ extension ColorCubeCommand {
             } catch let error as ColorSpaceError {
                 throw ValidationError(error.description + " (colorcube spaces lists them)")
             }
-            guard LUTFormats.all.forPath(output) != nil else {
+            guard let format = LUTFormats.all.forPath(output) else {
                 throw ValidationError("cannot tell the format of \(output) from its extension; use "
-                    + LUTFormats.list(LUTFormats.all.extensionGroups, joinedBy: "or"))
+                    + FormatArgument.cubeExtensionList)
+            }
+            guard format.writesCubes else {
+                throw ValidationError("learn makes a cube, and \(format.noun) holds none; name -o with "
+                    + FormatArgument.cubeExtensionList)
             }
             if let size, !LearnError.sizeRange.contains(size) {
                 throw ValidationError("invalid --size \(size); use 2 to 65 points per axis")
