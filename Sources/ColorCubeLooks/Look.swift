@@ -27,6 +27,9 @@ public struct Look: Sendable {
     /// read in (a front end says how to ask for one). Empty otherwise.
     public var otherLayouts: [ImageLUTLayout.Kind] = []
     public var outputDescriptor: String?
+    /// For a look made of several (`init(chain:)`): each one's format as `describe` gives it, in
+    /// order; empty for a look read from one file.
+    public var chainedFormats: [String] = []
 
     public init(transform: Transform, format: any LUTFileFormat, title: String? = nil) {
         self.transform = transform
@@ -40,12 +43,13 @@ public struct Look: Sendable {
     }
 
     /// Several looks applied one after the other, the first first, as one look: their operations
-    /// in order, nothing baked. The format and title are the first look's; notes and warnings of
-    /// every look are kept.
+    /// in order, nothing baked. The format and title are the first look's (`chainedFormats` lists
+    /// every look's); notes and warnings of every look are kept.
     /// - Precondition: `looks` is not empty.
     public init(chain looks: [Look]) {
         precondition(!looks.isEmpty, "a chain needs at least one look")
         self = looks[0]
+        if looks.count > 1 { chainedFormats = looks.map { $0.format.describe($0) } }
         for next in looks.dropFirst() {
             transform = transform.then(next.transform)
             notes += next.notes

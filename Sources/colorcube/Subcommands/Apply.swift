@@ -191,7 +191,7 @@ extension ColorCubeCommand {
             if benchmark {
                 let t = summary.times
                 func seconds(_ d: Duration) -> String { Diagnostics.decimal(Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18, places: 3) }
-                Diagnostics.note("benchmark: \(summary.done) files, wall \(seconds(ContinuousClock.now - started)) s; "
+                Diagnostics.note("benchmark: \(summary.done) file\(summary.done == 1 ? "" : "s"), wall \(seconds(ContinuousClock.now - started)) s; "
                     + "summed over threads: decode \(seconds(t.decode)) s, colour management \(seconds(t.colorManagement)) s, "
                     + "LUT \(seconds(t.lut)) s, encode \(seconds(t.encode)) s")
             }

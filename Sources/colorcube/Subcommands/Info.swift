@@ -52,7 +52,8 @@ extension ColorCubeCommand {
         static func describe(path: String, look: Look, analysis: LUTAnalysis, coreImageBake: BakingError?) -> String {
             let n = analysis.size
             var lines: [(String, String)] = []
-            lines.append(("format", look.format.describe(look)))
+            lines.append(("format", look.chainedFormats.isEmpty ? look.format.describe(look)
+                : "a chain of \(look.chainedFormats.count) looks: " + look.chainedFormats.joined(separator: ", then ")))
             // What the reader decided (an image LUT's layout, a collection's correction).
             for note in look.notes { lines.append(("note", note)) }
             // A CLF's descriptors, and the colour spaces they name (--look-space auto takes those).

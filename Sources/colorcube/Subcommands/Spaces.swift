@@ -9,7 +9,7 @@ extension ColorCubeCommand {
             discussion: """
                 One line per space: its Color Interop ID, its name in OpenColorIO's studio config, then its maker, \
                 what its values are (log, scene-linear, sdr-video, hdr-video) and whether it is scene- or \
-                display-referred. Commands take a space by ID (with or without ocio:), name or alias, in any case.
+                display-referred, and its aliases (srgb_tx, acescct, camera_rec709, ...). Commands take a space by ID (with or without ocio:), name or alias, in any case.
                 """ + HelpExamples.spaces
         )
 
@@ -31,7 +31,8 @@ extension ColorCubeCommand {
                 let id = space.id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
                 let name = space.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
                 print("\(id)  \(name)  \(space.family), \(space.encoding), \(space.kind.rawValue)"
-                    + (space.origin.map { "; from \($0)" } ?? ""))
+                    + (space.origin.map { "; from \($0)" } ?? "")
+                    + (space.aliases.isEmpty ? "" : "; also " + space.aliases.joined(separator: ", ")))
             }
         }
     }
