@@ -81,7 +81,18 @@ import Testing
         // Thumbnails halved to 160x106 (the photos are 320x213), four to a row; the
         // coverage strip, 8 tiles of 96 pixels 4 apart, sets the width: 8 + 796 + 8.
         #expect(picture.width == 812)
-        #expect(picture.height == 8 + 2 * (106 + 8) + 12 + 8 + 96 + 8)
+        // Bands of 13 pixels for the column titles, the scale's numbers, the strip's title and the tiles' labels.
+        #expect(picture.height == 8 + 13 + 2 * (106 + 8) + 12 + 13 + 8 + 13 + 13 + 96 + 8)
+        // Labels are drawn in light ink: in the titles' band and under the heat map's scale.
+        guard case .eight(let samples) = picture.pixels else { Issue.record("not 8-bit"); return }
+        func inkRows(_ rows: Range<Int>) -> Int {
+            rows.reduce(0) { count, y in
+                count + (0..<picture.width).filter { x in samples[3 * (y * picture.width + x)] == 230 }.count
+            }
+        }
+        #expect(inkRows(8..<21) > 100)
+        let scaleTop = 8 + 13 + 2 * (106 + 8) + 12
+        #expect(inkRows(scaleTop..<(scaleTop + 13)) > 20)
         let bad = try CommandRunner.run(["learn", "a.png", "b.png", "-o", scratch.file("look.cube"), "--report", scratch.file("r.txt")])
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("must name a .png file"))

@@ -2,13 +2,13 @@ import ColorCubeEngine
 import ColorCubeCore
 import ColorCubeImaging
 
-/// The picture `learn --report` writes, to be read at a glance: one row per pair, left to right
-/// the before, the after, the learned look applied to the before and a heat map of the CIEDE2000
-/// error between the last two (black 0, blue 1, cyan 2, yellow 4, red 8, white 16 and more; the
-/// scale is drawn under the last pair's heat map); then a strip of 8 tiles, one per eighth of
-/// blue (0 at the left), each 8 x 8 cells of red (across) and green (down): a cell the pairs'
-/// before colours fall in is filled with its colour, a cell they never show is grey with a dot
-/// of its colour.
+/// The picture `learn --report` writes, to be read at a glance: a title over each column, then one
+/// row per pair, left to right the before, the after, the learned look applied to the before and a
+/// heat map of the CIEDE2000 error between the last two (black 0, blue 1, cyan 2, yellow 4, red 8,
+/// white 16 and more; the scale is drawn under the last pair's heat map, numbered 0, 2, 4, 8, 16+); then,
+/// under a title, a strip of 8 tiles, one per eighth of blue (each labelled with its 8-bit blue
+/// codes), each 8 x 8 cells of red (across) and green (down): a cell the pairs' before colours fall
+/// in is filled with its colour, a cell they never show is grey with a dot of its colour.
 ///
 /// Pairs are kept downscaled (box filter, whole factors) to at most `thumbnailSide` pixels a side
 /// as they are added, so the picture costs little memory whatever the photos' size.
@@ -19,6 +19,11 @@ struct ReportPicture {
     static let cellsPerAxis = 8
     static let cellSide = 12
     static let background: SIMD3<UInt8> = SIMD3(24, 24, 24)
+    static let ink: SIMD3<UInt8> = SIMD3(230, 230, 230)
+    /// Height of a band that holds one line of labels.
+    static let labelBand = BitmapFont.glyphHeight + 6
+    /// Where the heat map's scale is numbered (CIEDE2000).
+    static let scaleMarks = [0, 2, 4, 8, 16]
 
     /// A small 8-bit RGB image.
     struct Thumbnail {
@@ -102,10 +107,15 @@ struct ReportPicture {
         let legendHeight = 12
         let width = max(4 * columnWidth + 5 * gap, stripWidth + 2 * gap)
         let rowsHeight = pairs.reduce(0) { $0 + $1.before.height + gap }
-        let height = gap + rowsHeight + legendHeight + gap + tileSide + gap
+        let band = Self.labelBand
+        let height = gap + band + rowsHeight + legendHeight + band + gap + band + band + tileSide + gap
         var canvas = Canvas(width: width, height: height, fill: Self.background)
         let engine = LUTEngine(cube: cube, interpolation: .trilinear)
         var y = gap
+        for (column, title) in ["BEFORE", "AFTER", "LEARNED LOOK ON BEFORE", "ERROR (CIEDE2000)"].enumerated() {
+            canvas.draw(title, x: gap + column * (columnWidth + gap), y: y, scale: 1, color: Self.ink)
+        }
+        y += band
         for pair in pairs {
             var learned = pair.before
             pair.before.rgb.withUnsafeBufferPointer { source in
@@ -130,14 +140,30 @@ struct ReportPicture {
             }
             y += pair.before.height + gap
         }
-        // The heat map's scale, 0 to 16, under the fourth column.
+        // The heat map's scale, 0 to 16, under the fourth column, numbered below.
         let legendX = gap + 3 * (columnWidth + gap)
         for x in 0..<columnWidth {
             let c = Self.heat(16 * Double(x) / Double(max(columnWidth - 1, 1)))
             for dy in 0..<legendHeight { canvas.fill(x: legendX + x, y: y + dy, size: 1, color: c) }
         }
-        y += legendHeight + gap
+        y += legendHeight
+        for mark in Self.scaleMarks {
+            let text = mark == Self.scaleMarks.last ? "\(mark)+" : "\(mark)"
+            let centre = legendX + mark * (columnWidth - 1) / 16
+            let left = min(max(centre - BitmapFont.width(of: text) / 2, legendX), legendX + columnWidth - BitmapFont.width(of: text))
+            canvas.fill(x: centre, y: y, size: 2, color: Self.ink)
+            canvas.draw(text, x: left, y: y + 3, scale: 1, color: Self.ink)
+        }
+        y += band + gap
+        canvas.draw("COLOURS THE PAIRS SHOW - EACH TILE ONE EIGHTH OF BLUE - RED ACROSS - GREEN DOWN - GREY CELLS UNSEEN",
+                    x: gap, y: y, scale: 1, color: Self.ink)
+        y += band
         let n = Self.cellsPerAxis
+        for blue in 0..<n {
+            let tileX = gap + blue * (tileSide + gap / 2)
+            canvas.draw("BLUE \(blue * 256 / n)-\((blue + 1) * 256 / n - 1)", x: tileX, y: y, scale: 1, color: Self.ink)
+        }
+        y += band
         for blue in 0..<n {
             let tileX = gap + blue * (tileSide + gap / 2)
             for green in 0..<n {
