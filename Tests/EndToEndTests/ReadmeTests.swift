@@ -48,6 +48,22 @@ struct ReadmeTests {
         }
     }
 
+    /// The quick start's picture is what the command beside it makes, byte for byte.
+    @Test func theQuickStartPictureIsWhatItsCommandMakes() throws {
+        let command = "colorcube preview LUTs/*.cube --image LUTs/samples/coffee.png --width 240 -o LUTs/preview.jpg"
+        #expect(Self.readme.contains("`\(command)`"), "the README no longer shows the contact sheet's command")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        let looks = try FileManager.default.contentsOfDirectory(atPath: root + "/LUTs").filter { $0.hasSuffix(".cube") }.sorted()
+        let scratch = try Scratch()
+        let result = try CommandRunner.run(["preview"] + looks.map { "LUTs/" + $0 }
+            + ["--image", "LUTs/samples/coffee.png", "--width", "240", "-o", scratch.file("preview.jpg")], in: root)
+        #expect(result.status == 0, "\(result.stderr)")
+        let made = try Data(contentsOf: URL(fileURLWithPath: scratch.file("preview.jpg")))
+        let shown = try Data(contentsOf: URL(fileURLWithPath: root + "/LUTs/preview.jpg"))
+        #expect(made == shown, "LUTs/preview.jpg is not what its command makes today: run Tools/make-looks")
+    }
+
     @Test func theLooksTableListsEveryFormatOfTheTable() throws {
         let table = Self.readme.components(separatedBy: "### Looks\n").dropFirst().first?
             .components(separatedBy: "\n\n").first { !$0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty } ?? ""
