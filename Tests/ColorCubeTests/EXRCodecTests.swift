@@ -66,8 +66,9 @@ import Testing
         #expect(second.metadata.exr == first.metadata.exr)
     }
 
-    @Test func oiiotoolsTiledFloatFileKeepsValuesWindowsTilesCompressionAndAttributes() throws {
-        guard let oiiotool = Self.oiiotool else { return }
+    @Test(.enabled(if: oiiotool != nil, "oiiotool is not installed"))
+    func oiiotoolsTiledFloatFileKeepsValuesWindowsTilesCompressionAndAttributes() throws {
+        let oiiotool = try #require(Self.oiiotool)
         let folder = try TemporaryDirectory()
         let input = folder.file("tiled.exr")
         try TIFFCodecTests.run(oiiotool, ["--pattern", "fill:topleft=0,0,0:topright=4,0,0:bottomleft=0,8,0:bottomright=0,0,64", "50x30", "4",

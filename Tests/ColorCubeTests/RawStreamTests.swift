@@ -116,7 +116,7 @@ import Testing
     /// truncates where we round), Float within 1e-4.
     @Test(.enabled(if: ffmpeg != nil, "ffmpeg is not installed"), arguments: RawPixelFormat.allCases)
     func everyFormatMatchesFFmpeg(format: RawPixelFormat) throws {
-        guard let ffmpeg = Self.ffmpeg else { return }
+        let ffmpeg = try #require(Self.ffmpeg)
         let cube = try ColorCube(size: 17, sampling: lutTestLook)
         let applier = RawStreamApplier(engine: LUTEngine(cube: cube), width: Self.width, height: Self.height, format: format)
         let input = Self.frames(format, count: 2, seed: 99, unitRange: true)

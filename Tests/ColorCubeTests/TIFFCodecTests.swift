@@ -489,8 +489,9 @@ extension TIFFCodecTests {
         #expect(EXRCodecTests.firstDifference(EXRCodecTests.floats(decoded), expected) == nil)
     }
 
-    @Test func oiiotoolsFloatTIFFsAreReadAsFloats() throws {
-        guard let oiiotool = EXRCodecTests.oiiotool else { return }
+    @Test(.enabled(if: EXRCodecTests.oiiotool != nil, "oiiotool is not installed"))
+    func oiiotoolsFloatTIFFsAreReadAsFloats() throws {
+        let oiiotool = try #require(EXRCodecTests.oiiotool)
         let folder = try TemporaryDirectory()
         let fill = "fill:topleft=0,0,0:topright=4,0,0:bottomleft=0,8,0:bottomright=0,0,64"
         try Self.run(oiiotool, ["--pattern", fill, "40x30", "3", "-d", "float", "--compression", "lzw", "-o", folder.file("f.tif")])
