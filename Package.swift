@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "ColorCubeEngine", dependencies: ["ColorCubeCore", "ColorCubeTransform", "_CLatticeKernel"]),
         .target(
             name: "ColorCubeApplier",
-            dependencies: ["ColorCubeCore", "ColorCubeImaging", "ColorCubeEngine", "_CYCbCrKernel", "_CVideoCodec"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeImaging", "ColorCubeEngine", "_CYCbCrKernel", "_CVideoCodec"]
         ),
         .target(
             name: "ColorCubeLearner",

@@ -76,3 +76,30 @@ struct PortableModulesTests {
         }
     }
 }
+
+/// Every module's `import` of another of the package's modules is declared in Package.swift, for
+/// every target, tests included: an undeclared one compiles only through a module that happens to
+/// re-export it, and breaks when that one changes.
+struct DeclaredImportsTests {
+    @Test func everyImportOfAProjectModuleIsDeclared() throws {
+        let targets = try PortableModulesTests.targets()
+        let importLine = try Regex(#"^\s*(?:@_exported\s+|@testable\s+)?import\s+(?:(?:struct|enum|class|func|var|let)\s+)?([A-Za-z_]+)"#)
+        var checked = 0
+        for (name, target) in targets where target.kind != "systemLibrary" {
+            let base = PortableModulesTests.root.appendingPathComponent(target.kind == "testTarget" ? "Tests" : "Sources")
+                .appendingPathComponent(name)
+            let files = (FileManager.default.enumerator(atPath: base.path)?.compactMap { $0 as? String } ?? [])
+                .filter { $0.hasSuffix(".swift") }
+            for file in files {
+                let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") {
+                    guard let match = line.firstMatch(of: importLine), let imported = match.output[1].substring.map(String.init),
+                          imported != name, targets[imported] != nil else { continue }
+                    checked += 1
+                    #expect(target.dependencies.contains(imported), "\(name)/\(file) imports \(imported), which Package.swift does not declare for \(name)")
+                }
+            }
+        }
+        #expect(checked > 100, "the check must see the package's imports")
+    }
+}
