@@ -1,7 +1,8 @@
 /// One operation of a `Transform`: its data, its exact evaluation, its inverse and what it is.
 ///
-/// Each kind of operation is one conforming type in its own folder under `Ops/` (1D LUT, 3D LUT,
-/// matrix, range, ASC CDL, log, exponent). File formats parse into operations and never bake;
+/// Each kind of operation is one conforming type in its own folder under `Ops/`: every operation
+/// OpenColorIO has (the `Ops/` folders name them; ColorCubeTransform's DocC landing page lists the
+/// types). File formats parse into operations and never bake;
 /// evaluation is the reference every fast path (the engine, a baked cube) is measured against.
 ///
 /// Conformers are immutable values, so any number of threads may evaluate one at once.

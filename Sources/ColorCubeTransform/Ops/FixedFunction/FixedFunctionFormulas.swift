@@ -176,7 +176,7 @@ enum FixedFunctionFormulas {
         return SIMD3(9 * luminance * u * dd, luminance, luminance * (12 - 3 * u - 20 * v) * dd)
     }
 
-    // MARK: PQ (SMPTE ST 2084)
+    // MARK: PQ (SMPTE ST 2084): the one implementation, CTF's Lin_TO_PQ and the PQ spaces' transfer alike
 
     static let m1 = 0.25 * 2610 / 4096, m2 = 128 * 2523 / 4096.0
     static let c2 = 32 * 2413 / 4096.0, c3 = 32 * 2392 / 4096.0

@@ -131,9 +131,7 @@ public struct TransferFunctionOp: TransformOp {
             }
             return linear * 0.9
         case .pq:
-            let p = PQ.self, e = pow(abs(x), 1 / p.m2)
-            let y = pow(max(e - p.c1, 0) / (p.c2 - p.c3 * e), 1 / p.m1)
-            return (x < 0 ? -y : y) * 100
+            return FixedFunctionFormulas.pqToLin(x)
         case .hlg:
             let h = HLG.self, e = abs(x)
             let y = e <= 0.5 ? e * e / 3 : (exp((e - h.c) / h.a) + h.b) / 12
@@ -175,9 +173,7 @@ public struct TransferFunctionOp: TransformOp {
                 : r <= 0.014 ? 1.9754798 * r + 0.12512219 : 0.36726845 * log10(r * 14.98325 + 1) + 0.12240537
             return min(max(code, 0), 1)
         case .pq:
-            let p = PQ.self, y = pow(abs(x) / 100, p.m1)
-            let n = pow((p.c1 + p.c2 * y) / (1 + p.c3 * y), p.m2)
-            return x < 0 ? -n : n
+            return FixedFunctionFormulas.linToPQ(x)
         case .hlg:
             let h = HLG.self, e = abs(x)
             let v = e <= 1.0 / 12 ? (3 * e).squareRoot() : h.a * log(12 * e - h.b) + h.c
@@ -199,11 +195,6 @@ public struct TransferFunctionOp: TransformOp {
     private enum AppleLog {
         static let r0 = -0.05641088, rt = 0.01, c = 47.28711236
         static let beta = 0.00964052, gamma = 0.08550479, delta = 0.69336945
-    }
-
-    private enum PQ {
-        static let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
-        static let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
     }
 
     enum HLG {
