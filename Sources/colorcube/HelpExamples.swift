@@ -30,7 +30,7 @@ enum HelpExamples {
         "colorcube apply look.cube photo.jpg -o graded.jpg",
         "colorcube apply look.png ~/Pictures -o ~/Graded --strength 0.7",
         "colorcube apply log-to-709.cube+grade.cc clip.mp4 -o graded.mp4",
-        "colorcube apply look.cube --raw 1920x1080 --pixel-format rgb24 -i in.rgb",
+        "colorcube apply look.cube --raw 1920x1080 --pixel-format rgb24 -i in.rgb -o out.rgb",
         "colorcube apply slog3-to-709.cube photo.jpg --look-space slog3_sgamut3cine --look-output-space camera_rec709 -o out.jpg",
     ])
 
