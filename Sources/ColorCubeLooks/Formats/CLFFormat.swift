@@ -42,7 +42,7 @@ import ColorCubeTransform
 ///
 /// Refused, each naming the file, the element and its line: XML that is not well formed or has a
 /// DOCTYPE, a ProcessList without an `id` (or with an empty one) or a version, one with no
-/// operation, an OpenColorIO CTF operator its version has not (`CTFOperator`), a missing or
+/// operation, an OpenColorIO CTF operator its version has not (`CLFElements`), a missing or
 /// unknown bit depth or one that does not follow from the previous node, a version above 3.0, array
 /// dimensions that do not fit the node, more or fewer values than the dimensions call for, values
 /// that are not finite numbers (outside a LUT1D), `halfDomain` or `rawHalfs` other than "true",

@@ -25,7 +25,7 @@ import ColorCubeCore
 ///   Glow (of ACES 0.3 and 0.7, and of 1.0), DarkToDim10, GamutComp13 and ACES 2.0 styles (the
 ///   output transform, JMh, tone scale with chroma compression, gamut compression): every style
 ///   OpenColorIO 2.6 has. Neither is scaled by integer bit depths.
-/// - Each CTF operator has the first version OpenColorIO reads it in (`CTFOperator`); a file read
+/// - Each CTF operator has the first version OpenColorIO reads it in (its `CTFOperator` in `CLFElements`); a file read
 ///   as a CLF (one stating `compCLFversion`, whatever its extension) holds `ACES` and `Reference`
 ///   alone, and a `.clf` stating a pre-SMPTE `version` holds the others, as OpenColorIO reads it.
 /// - The grading operators `GradingPrimary`, `GradingTone`, `GradingRGBCurve` (from 2.0) and
