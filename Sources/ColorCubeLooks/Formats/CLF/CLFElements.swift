@@ -29,6 +29,7 @@ enum CLFElements {
         MetadataElement(name: "InputDescriptor"),
         MetadataElement(name: "OutputDescriptor"),
         MetadataElement(name: "Info"),
+        IdElement(),
     ]
 
     /// The elements by lower-case name: OpenColorIO matches element names without regard to case.
