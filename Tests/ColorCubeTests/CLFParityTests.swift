@@ -101,71 +101,6 @@ import Testing
         #expect(dropped.notes.contains { $0.contains("IndexMap") && $0.contains("CLF 3") })
     }
 
-    // MARK: Elements CLF does not define
-
-    static let unknownElements: [(body: String, skipped: String)] = [
-        ("<Id>abc</Id>" + matrix, "<Id>"),
-        ("<Foo inBitDepth=\"32f\" outBitDepth=\"32f\">abc</Foo>" + matrix, "<Foo>"),
-        ("<Info><Vendor a=\"1\"><Deep/></Vendor></Info>" + matrix, ""),
-        (matrix + "<Array dim=\"3 3\">1 0 0 0 1 0 0 0 1</Array>", "<Array>"),
-        ("<Matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Foo/><Description>d</Description>"
-            + "<Array dim=\"3 3\">2 0 0 0 1 0 0 0 0.5</Array><Id>x</Id></Matrix>", ""),
-        ("<matrix inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 3\">2 0 0 0 1 0 0 0 0.5</Array></matrix>", ""),
-    ]
-
-    /// Elements CLF does not define are skipped, at any depth, and named in the notes when they
-    /// stand among the operations; operation names match without regard to case.
-    @Test(arguments: unknownElements.indices)
-    func unknownElementsAreSkipped(index: Int) throws {
-        let (body, skipped) = Self.unknownElements[index]
-        let look = try Self.read(Self.processList(body))
-        #expect(look.transform.operations.count == 1)
-        #expect(look.transform.apply(SIMD3(0.25, 0.5, 0.75)) == SIMD3(0.5, 0.5, 0.375))
-        if skipped.isEmpty {
-            #expect(look.notes.isEmpty, "\(look.notes)")
-        } else {
-            #expect(look.notes.contains { $0.contains("skipped") && $0.contains(skipped) }, "\(look.notes)")
-        }
-    }
-
-    /// OpenColorIO's CTF operators other than `<Gamma>` are refused with the way out rather than
-    /// skipped, as skipping one would change the look.
-    @Test func ctfOperatorsAreRefusedNotSkipped() throws {
-        for name in ["FixedFunction", "exposureContrast", "InverseLUT1D"] {
-            try CLFFormatTests.expectRefusal(Self.processList("<\(name) inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"basicFwd\"/>" + Self.matrix),
-                                             line: 3, mentions: "<\(name)> is an OpenColorIO CTF operator")
-        }
-    }
-
-    /// CTF operators a `.clf` holds as OpenColorIO reads them, by the version it states rather
-    /// than its extension: `ACES` and `Reference` in any, the others with a pre-SMPTE `version`.
-    static let ctfOperatorsInCLF: [(name: String, text: String)] = [
-        ("aces.clf", processList("<ACES inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"RedMod03Fwd\"/>")),
-        ("inverse.clf", processList("<InverseLUT1D inBitDepth=\"32f\" outBitDepth=\"32f\"><Array dim=\"3 1\">0 0.25 1</Array></InverseLUT1D>",
-                                    root: "id=\"t\" version=\"1.5\"")),
-        ("exposure.clf", processList("<ExposureContrast inBitDepth=\"32f\" outBitDepth=\"32f\" style=\"linear\">"
-            + "<ECParams exposure=\"1\" contrast=\"1\" pivot=\"0.18\"/></ExposureContrast>", root: "id=\"t\" version=\"2.0\"")),
-    ]
-
-    @Test func aCLFHoldsTheCTFOperatorsItsVersionHas() throws {
-        let operators = Self.ctfOperatorsInCLF
-        let aces = try Self.read(operators[0].text).transform
-        #expect(aces.apply(SIMD3(0.5, 0.2, 0.1)).x < 0.5 && aces.apply(SIMD3(0.5, 0.2, 0.1)).z == 0.1)
-        let inverse = try Self.read(operators[1].text).transform.apply(SIMD3(0.25, 0.625, 1))
-        #expect(abs(inverse.x - 0.5) < 1e-6 && abs(inverse.y - 0.75) < 1e-6 && abs(inverse.z - 1) < 1e-6, "\(inverse)")
-        #expect(try Self.read(operators[2].text).transform.apply(SIMD3(0.25, 0.5, 0.125)) == SIMD3(0.5, 1, 0.25))
-        let folder = try TemporaryDirectory()
-        _ = try Self.write(Self.processList(Self.matrix), "scale.clf", in: folder)
-        let reference = try Self.write(Self.processList("<Reference inBitDepth=\"32f\" outBitDepth=\"32f\" path=\"scale.clf\"/>"),
-                                       "reference.clf", in: folder)
-        #expect(try LUTReader.read(path: reference).transform.apply(SIMD3(0.25, 0.5, 0.5)) == SIMD3(0.5, 0.5, 0.25))
-    }
-
-    @Test(.enabled(if: SpaceOracle.python != nil, "PyOpenColorIO 2.6 is not installed (see Tools/install-deps)"))
-    func openColorIOReadsTheCTFOperatorsOfACLF() throws {
-        try Self.expectOpenColorIOAgrees(Self.ctfOperatorsInCLF, at: Self.inputs)
-    }
-
     // MARK: Gamma and Exponent
 
     /// A 32f node called `name` in `style`, holding `body`.
@@ -283,55 +218,6 @@ import Testing
         #expect(reverse.apply(SIMD3(repeating: 0.25)) == SIMD3(repeating: -.infinity))
         let logBreak = forward.apply(SIMD3(repeating: 0.1))
         #expect(abs(reverse.apply(logBreak).x - 0.1) <= 1e-12)
-    }
-
-    // MARK: NaN and infinity in 1D tables
-
-    /// Five "r g b" lines, the second `second`, the others exact in Float32.
-    static func entries(_ second: String) -> String {
-        "0 0 0\n\(second) \(second) \(second)\n0.25 0.25 0.25\n0.75 0.75 0.75\n1 1 1\n"
-    }
-
-    static func cube1D(_ second: String) -> String {
-        "LUT_1D_SIZE 5\n" + entries(second)
-    }
-
-    /// A 1D .csp with identity pre-LUTs.
-    static func csp1D(_ second: String) -> String {
-        "CSPLUTV100\n1D\n\n2\n0 1\n0 1\n2\n0 1\n0 1\n2\n0 1\n0 1\n\n5\n" + entries(second)
-    }
-
-    static let nonFinite: [(name: String, text: String, outputs: [Double])] = [
-        ("nan.clf", processList(lut1D("0 nan 0.3 0.6 1")), [0, 0, 0.3, 0.6, 1]),
-        ("inf.clf", processList(lut1D("0 inf 0.3 0.6 1")), [0, largest, 0.3, 0.6, 1]),
-        ("minus-infinity.clf", processList(lut1D("0 -Infinity 0.3 0.6 1")), [0, -largest, 0.3, 0.6, 1]),
-        ("beyond-float.clf", processList(lut1D("0 1e39 0.3 0.6 1")), [0, largest, 0.3, 0.6, 1]),
-        ("overflow.clf", processList(lut1D("0 1e999 0.3 0.6 1")), [0, 0, 0.3, 0.6, 1]),
-        ("nan.spi1d", spi1D(["0", "nAn", "0.3", "0.6", "1"]), [0, 0, 0.3, 0.6, 1]),
-        ("inf.spi1d", spi1D(["0", "INF", "0.3", "0.6", "1"]), [0, largest, 0.3, 0.6, 1]),
-        ("minus-inf.spi1d", spi1D(["0", "-inf", "0.3", "0.6", "1"]), [0, -largest, 0.3, 0.6, 1]),
-        ("nan.cube", cube1D("nan"), [0, 0, 0.25, 0.75, 1]),
-        ("inf.cube", cube1D("inf"), [0, largest, 0.25, 0.75, 1]),
-        ("nan.csp", csp1D("nan"), [0, 0, 0.25, 0.75, 1]),
-        ("inf.csp", csp1D("-inf"), [0, -largest, 0.25, 0.75, 1]),
-    ]
-
-    /// A NaN entry reads as 0, an infinite one (or in a CLF one beyond Float32) as the largest
-    /// Float32 of its sign, as OpenColorIO reads them; in a CLF a numeral that overflows Double
-    /// is 0. (A table whose only entries off the identity are NaN is left out: OpenColorIO drops
-    /// it as an identity before reading NaN as 0.)
-    @Test(arguments: nonFinite.indices)
-    func nonFiniteEntriesReadAsOpenColorIODoes(index: Int) throws {
-        let (name, text, outputs) = Self.nonFinite[index]
-        let look = try Self.read(text, name)
-        // The table is the last operation (a .csp's pre-LUT comes before it).
-        let lut = try #require(look.transform.operations.last as? LUT1DOp)
-        for curve in lut.curves {
-            #expect(curve.outputs == outputs)
-        }
-        if name.hasSuffix(".clf") {
-            #expect(look.notes.contains { $0.contains("1 entry") && $0.contains("NaN as 0") }, "\(look.notes)")
-        }
     }
 
     // MARK: Refusals
@@ -471,8 +357,8 @@ import Testing
         indexMaps.map { map in
             ("map.clf", mapped("<IndexMap dim=\"\(map.split(separator: "@").count - 1)\">\(map)</IndexMap>"))
         }
-            + unknownElements.map { ("unknown.clf", processList($0.body)) }
-            + nonFinite.map { ($0.name, $0.text) }
+            + CLFElementsTests.unknownElements.map { ("unknown.clf", processList($0.body)) }
+            + CLFNonFiniteEntriesTests.nonFinite.map { ($0.name, $0.text) }
             + acceptedVersions.map { ("version.clf", versioned($0)) }
             + legacyMatrices.map { ("matrix.clf", $0) }
             + alphaMatrices.map { ("alpha.clf", $0) }

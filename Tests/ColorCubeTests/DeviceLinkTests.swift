@@ -3,6 +3,7 @@ import ColorCubeConverter
 import ColorCubeLooks
 import ColorCubeCore
 import ColorCubeImaging
+import Foundation
 import Testing
 
 @Suite struct DeviceLinkTests {
@@ -49,7 +50,7 @@ import Testing
 
     @Test func readingSamplesTheTablesOwnGrid() throws {
         let cube = try Self.rotation(size: 17)
-        let read = try DeviceLinkFormat.decode(DeviceLinkFormat.encode(cube, title: "", path: "r.icc"), path: "r.icc")
+        let read = try Self.writtenAndRead(cube)
         #expect(read.size == 17)
         var largest: Float = 0
         for index in 0..<cube.entryCount {
@@ -61,7 +62,7 @@ import Testing
 
     @Test func valuesOutsideTheUnitRangeAreClamped() throws {
         let cube = try ColorCube(size: 2) { $0 * 1.5 - 0.25 }
-        let read = try DeviceLinkFormat.decode(DeviceLinkFormat.encode(cube, title: "", path: "c.icc"), path: "c.icc")
+        let read = try Self.writtenAndRead(cube)
         #expect(read.entry(at: 0) == SIMD4(0, 0, 0, 1))
         #expect(read.entry(at: 7) == SIMD4(1, 1, 1, 1))
     }
@@ -74,16 +75,38 @@ import Testing
         }
     }
 
-    @Test func aDisplayProfileIsNotALook() throws {
-        #expect(throws: LUTFileError.unsupported(path: "srgb.icc", reason: "this ICC profile is a mntr profile, not a device link; "
-            + "colorcube reads RGB-to-RGB device links as looks")) {
-            try DeviceLinkFormat.decode(ICCProfiles.sRGB, path: "srgb.icc")
-        }
+    /// A profile whose header says device link is read as one: one that converts to another
+    /// space than RGB is refused, saying so.
+    @Test func aLinkToAnotherSpaceIsRefused() throws {
+        let folder = try TemporaryDirectory()
+        var bytes = ICCProfiles.sRGB
+        bytes.replaceSubrange(12..<16, with: Array("link".utf8))
+        let path = try Self.file(bytes, named: "xyz.icc", in: folder)
+        let error = #expect(throws: LUTFileError.self) { try LUTReader.read(path: path) }
+        #expect(error?.description.contains("colorcube reads RGB-to-RGB links") == true, "\(String(describing: error))")
     }
 
     @Test func garbageIsUnreadable() throws {
-        #expect(throws: LUTFileError.undecodable(path: "junk.icc", reason: "not an ICC profile Little CMS can read")) {
-            try DeviceLinkFormat.decode([UInt8](repeating: 7, count: 200), path: "junk.icc")
+        let folder = try TemporaryDirectory()
+        var bytes = [UInt8](repeating: 7, count: 200)
+        bytes.replaceSubrange(12..<16, with: Array("link".utf8))
+        let path = try Self.file(bytes, named: "junk.icc", in: folder)
+        #expect(throws: LUTFileError.undecodable(path: path, reason: "not an ICC profile Little CMS can read")) {
+            try LUTReader.read(path: path)
         }
+    }
+
+    /// `bytes` written to `name` in `folder`.
+    static func file(_ bytes: [UInt8], named name: String, in folder: TemporaryDirectory) throws -> String {
+        let path = folder.file(name)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// `cube` written as a device link and read back through the format table, as a user's file is.
+    static func writtenAndRead(_ cube: ColorCube) throws -> any CubeTable & Sendable {
+        let folder = try TemporaryDirectory()
+        let path = try Self.file(DeviceLinkFormat.encode(cube, title: "", path: "link.icc"), named: "link.icc", in: folder)
+        return try #require(try LUTReader.read(path: path).plainTable)
     }
 }

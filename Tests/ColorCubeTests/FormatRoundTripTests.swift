@@ -40,6 +40,7 @@ import Testing
         ("vf", nil, 5e-7 + 1e-7),
         ("m3d", nil, 0.5 / 4095 + 1e-6),
         ("clf", nil, 0),  // Float values in their shortest round-trip form
+        ("ctf", nil, 0),  // as CLF
     ]
 
     /// Every format that can hold a cube (.spi1d and ASC CDL files hold no cube: their own tests

@@ -6,6 +6,21 @@ import ColorCubeImaging
 import Testing
 
 @Suite struct ReferenceDecoderTests {
+    /// An image LUT as read, with the lattice it holds.
+    struct Decoded {
+        let look: Look
+        let table: any CubeTable & Sendable
+        var roughness: Roughness? { look.roughness }
+        var convertedFromProfile: String? { look.convertedFromProfile }
+    }
+
+    /// The image LUT at `path`, read as every caller reads it: through its format (a Hald reads
+    /// every layout its image's size allows).
+    static func decode(path: String, options: LUTReadOptions = LUTReadOptions()) throws -> Decoded {
+        let look = try LUTReader.read(path: path, format: HaldFormat(), options: options)
+        return Decoded(look: look, table: try #require(look.plainTable))
+    }
+
     /// Largest difference between a table and the identity lattice.
     static func maxIdentityError(_ table: some CubeTable) -> Float {
         let identity = ColorCube(try! IdentityTable(size: table.size))
@@ -22,7 +37,7 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("identity.png")
         try ReferenceGenerator.writeIdentity(size: size, to: path)
-        let result = try ImageLUT.decode(path: path)
+        let result = try Self.decode(path: path)
         #expect(result.table.size == size)
         let error = Self.maxIdentityError(result.table)
         if size == 64 {
@@ -31,7 +46,7 @@ import Testing
             // 255 / (N - 1) is a whole number for 4, 16 and 256: every node is exactly i / (N - 1).
             #expect(error == 0, "max error \(error)")
         }
-        #expect(!result.roughness.suggestsSpatialEdit)
+        #expect(result.roughness?.suggestsSpatialEdit == false)
     }
 
     @Test(arguments: [4, 16, 64])
@@ -39,19 +54,19 @@ import Testing
         let folder = try TemporaryDirectory()
         let path = folder.file("identity16.png")
         try ReferenceGenerator.writeIdentity(size: size, bitDepth: 16, to: path)
-        let result = try ImageLUT.decode(path: path)
+        let result = try Self.decode(path: path)
         #expect(Self.maxIdentityError(result.table) <= 0.5 / 65535)
     }
 
     @Test(arguments: ["identity-4-palette.png", "identity-16-gama.png", "identity-16-interlaced.png"])
     func expandedFormsKeepCodeValues(name: String) throws {
-        let result = try ImageLUT.decode(path: Fixtures.path(name))
+        let result = try Self.decode(path: Fixtures.path(name))
         #expect(Self.maxIdentityError(result.table) == 0)
     }
 
     @Test(arguments: ["grey-16.png", "grey-alpha-16.png"])
     func greyReferencesExpandToEqualChannels(name: String) throws {
-        let result = try ImageLUT.decode(path: Fixtures.path(name))
+        let result = try Self.decode(path: Fixtures.path(name))
         #expect(result.table.size == 16)
         for index in stride(from: 0, to: result.table.entryCount, by: 7) {
             let entry = result.table.entry(at: index)
@@ -65,10 +80,10 @@ import Testing
         try PNGFile.write(RasterImage(width: 500, height: 512, channels: 3, pixels: .eight([UInt8](repeating: 0, count: 500 * 512 * 3))), to: path)
         let hald64 = try ImageLUTLayout(kind: .hald, cubeSize: 64)
         #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: nil)) {
-            try ImageLUT.decode(path: path)
+            try Self.decode(path: path)
         }
         #expect(throws: ImageLUTError.wrongDimensions(path: path, width: 500, height: 512, layout: nil, expected: hald64)) {
-            try ImageLUT.decode(path: path, options: .init(expectedSize: 64))
+            try Self.decode(path: path, options: .init(expectedSize: 64))
         }
     }
 
@@ -78,7 +93,7 @@ import Testing
         try ReferenceGenerator.writeIdentity(size: 16, to: path)
         let hald64 = try ImageLUTLayout(kind: .hald, cubeSize: 64)
         #expect(throws: ImageLUTError.sizeMismatch(path: path, width: 64, height: 64, foundSize: 16, expectedSize: 64, expected: hald64)) {
-            try ImageLUT.decode(path: path, options: .init(expectedSize: 64))
+            try Self.decode(path: path, options: .init(expectedSize: 64))
         }
     }
 
@@ -91,9 +106,9 @@ import Testing
         samples[4] = 200
         try PNGFile.write(RasterImage(width: 8, height: 8, channels: 4, pixels: .eight(samples)), to: path)
         #expect(throws: ImageLUTError.transparentPixels(path: path, count: 2)) {
-            try ImageLUT.decode(path: path)
+            try Self.decode(path: path)
         }
-        let result = try ImageLUT.decode(path: path, options: .init(alpha: .premultiply))
+        let result = try Self.decode(path: path, options: .init(alpha: .premultiply))
         let entry = result.table.entry(at: 1)
         #expect(entry.w == Float(128) / 255)
         #expect(abs(entry.x - Float(200) / 255 * (Float(128) / 255)) < 1e-6)
@@ -102,7 +117,7 @@ import Testing
     @Test func unreadableInputs() throws {
         let folder = try TemporaryDirectory()
         #expect(throws: ImageError.cannotOpen(path: folder.file("missing.png"), reason: "No such file or directory")) {
-            try ImageLUT.decode(path: folder.file("missing.png"))
+            try Self.decode(path: folder.file("missing.png"))
         }
         // A folder opens on Linux; the shim reports the failed read as CCPNG_CANNOT_OPEN.
         #expect(throws: ImageError.cannotOpen(path: folder.path, reason: "Is a directory")) {
@@ -114,7 +129,7 @@ import Testing
             try file.write(bytes)
             try file.close()
         }
-        #expect(throws: ImageError.notAnImage(path: text)) { try ImageLUT.decode(path: text) }
+        #expect(throws: ImageError.notAnImage(path: text)) { try Self.decode(path: text) }
 
         let whole = folder.file("whole.png")
         try ReferenceGenerator.writeIdentity(size: 64, to: whole)
@@ -125,9 +140,9 @@ import Testing
             try file.write(half)
             try file.close()
         }
-        #expect(throws: ImageError.self) { try ImageLUT.decode(path: truncated) }
+        #expect(throws: ImageError.self) { try Self.decode(path: truncated) }
         do {
-            _ = try ImageLUT.decode(path: truncated)
+            _ = try Self.decode(path: truncated)
         } catch let error as ImageError {
             guard case .corrupt(let path, _) = error else {
                 Issue.record("expected .corrupt, got \(error)")
@@ -147,7 +162,7 @@ import Testing
         image.colorSpace = .icc(profile)
         try PNGFile.write(image, to: path)
 
-        let converted = try ImageLUT.decode(path: path)
+        let converted = try Self.decode(path: path)
         #expect(converted.convertedFromProfile != nil)
         var worst = 0.0
         for index in 0..<converted.table.entryCount {
@@ -162,7 +177,7 @@ import Testing
         // A saturated P3 green lies outside sRGB: converting must change it.
         #expect(converted.table.entry(at: 15 * 16).x < 0.01)
 
-        let kept = try ImageLUT.decode(path: path, options: .init(ignoreProfile: true))
+        let kept = try Self.decode(path: path, options: .init(ignoreProfile: true))
         #expect(kept.convertedFromProfile == nil)
         #expect(Self.maxIdentityError(kept.table) == 0)
     }

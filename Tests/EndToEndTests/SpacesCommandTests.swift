@@ -24,6 +24,20 @@ import Testing
         #expect(info.stdoutText.contains("cameraLogToLin") && info.stdoutText.contains("cameraLinToLog"), "\(info.stdoutText)")
     }
 
+    /// HLG's system gamma is no CLF node: the .clf is refused, naming the .ctf, which holds it
+    /// (as OpenColorIO writes it) and reads back.
+    @Test func anHDRDisplayConversionIsWrittenAsCTF() throws {
+        let scratch = try Scratch()
+        let arguments = ["convert", "--from", "Rec.2100-HLG - Display", "--to", "sRGB - Display", "-o"]
+        let clf = try CommandRunner.run(arguments + [scratch.file("x.clf")])
+        #expect(clf.status != 0 && clf.stderr.contains("HLG system gamma") && clf.stderr.contains(".ctf"), "\(clf.stderr)")
+        let ctf = try CommandRunner.run(arguments + [scratch.file("x.ctf")])
+        #expect(ctf.status == 0, "\(ctf.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["x.ctf"])
+        let info = try CommandRunner.run(["info", scratch.file("x.ctf")])
+        #expect(info.status == 0 && info.stdoutText.contains("CTF") && info.stdoutText.contains("Rec2100SurroundFwd"), "\(info.stdoutText)")
+    }
+
     @Test func badSpacesGetOneLineAndNothingIsWritten() throws {
         let scratch = try Scratch()
         let cases: [[String]] = [

@@ -153,28 +153,19 @@ public struct DeviceLinkFormat: LUTFileFormat {
 
     // MARK: Reading
 
-    /// Reads the device link at `path` as a cube.
-    /// - Throws: `FileError.cannotOpen` when the file cannot be read, `LUTFileError` as `decode`.
-    public static func read(path: String) throws -> ColorCube {
-        try decode(BinaryFile.readAll(path: path), path: path)
-    }
-
     /// Decodes device-link bytes by running Little CMS over every lattice node.
     ///
     /// The lattice has the size of the profile's colour table (its first CLUT stage), else
     /// `defaultSamplingSize`. A table colorcube wrote reads back node for node, within a rounding
     /// step of Little CMS's 16-bit interpolation.
+    /// `read` calls it for a profile whose header says it is a device link.
     /// - Throws: `LUTFileError.undecodable` when Little CMS cannot parse the bytes, `.unsupported`
-    ///   when the profile is not a device link from RGB to RGB.
-    public static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
+    ///   when the link is not from RGB to RGB.
+    static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
         guard let profile = bytes.withUnsafeBytes({ cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }) else {
             throw .undecodable(path: path, reason: "not an ICC profile Little CMS can read")
         }
         defer { cmsCloseProfile(profile) }
-        guard cmsGetDeviceClass(profile) == cmsSigLinkClass else {
-            throw .unsupported(path: path, reason: "this ICC profile is a \(signatureText(cmsGetDeviceClass(profile).rawValue)) "
-                + "profile, not a device link; colorcube reads RGB-to-RGB device links as looks")
-        }
         guard cmsGetColorSpace(profile) == cmsSigRgbData, cmsGetPCS(profile) == cmsSigRgbData else {
             throw .unsupported(path: path, reason: "this device link converts \(signatureText(cmsGetColorSpace(profile).rawValue)) "
                 + "to \(signatureText(cmsGetPCS(profile).rawValue)); colorcube reads RGB-to-RGB links")

@@ -23,7 +23,7 @@ public enum ImageLUT {
     // MARK: Reading
 
     /// A decoded image LUT and what was noticed on the way.
-    public struct Result: Sendable {
+    struct Result: Sendable {
         public var table: ReferenceTable
         /// Set when colours were converted from an embedded profile: that profile's description.
         public var convertedFromProfile: String?
@@ -39,7 +39,7 @@ public enum ImageLUT {
     /// Reads the image LUT at `path` as a look: `kinds` are the layouts it may be in, in order of
     /// preference (`options.imageLayout`, when set, overrides them).
     /// - Throws: as `decode`.
-    public static func read(path: String, options: LUTReadOptions, kinds: [ImageLUTLayout.Kind]) throws -> Look {
+    static func read(path: String, options: LUTReadOptions, kinds: [ImageLUTLayout.Kind]) throws -> Look {
         let result = try decode(path: path, options: options, kinds: kinds)
         var look = Look(cube: result.table, format: format(for: result.table.layout.kind))
         look.convertedFromProfile = result.convertedFromProfile
@@ -56,8 +56,8 @@ public enum ImageLUT {
     /// - Throws: `ImageError` for unreadable files, `ImageLUTError.wrongDimensions` when no
     ///   layout has the image's size, `.sizeMismatch` when it is not `options.expectedSize`,
     ///   `.transparentPixels`.
-    public static func decode(path: String, options: LUTReadOptions = LUTReadOptions(),
-                              kinds: [ImageLUTLayout.Kind] = ImageLUTLayout.Kind.allCases) throws -> Result {
+    static func decode(path: String, options: LUTReadOptions = LUTReadOptions(),
+                       kinds: [ImageLUTLayout.Kind] = ImageLUTLayout.Kind.allCases) throws -> Result {
         let kinds = options.imageLayout.map { [$0] } ?? kinds
         // The one place an image LUT is decoded, through the codec table: any format, by content.
         let decoded = try ImageCodecs.read(path: path, options: ImageReadOptions(limit: options.pixelLimit))

@@ -36,13 +36,15 @@ import ColorCubeTransform
 /// - `Gamma` (`GammaParams`, with `gamma` or `exponent`): OpenColorIO's CTF name for an
 ///   Exponent, which it reads in a CLF too (not in one stating `compCLFversion` up to 2.0).
 /// `Description`, `InputDescriptor`, `OutputDescriptor` and `Info` are metadata; the first
-/// `Description` (else the list's `name`) is the look's title. Other elements CLF does not define
-/// (`Id`, vendor elements) are skipped, as OpenColorIO skips them, and named in the notes;
+/// `Description` (else the list's `name`) is the look's title. SMPTE ST 2136-1's `Id` is metadata
+/// too: one that is not a UUID URN is noted, as OpenColorIO warns of it (`IdElement`). Other
+/// elements CLF does not define (vendor elements) are skipped, as OpenColorIO skips them, and
+/// named in the notes;
 /// operation names match without regard to case, as in OpenColorIO.
 ///
 /// Refused, each naming the file, the element and its line: XML that is not well formed or has a
 /// DOCTYPE, a ProcessList without an `id` (or with an empty one) or a version, one with no
-/// operation, an OpenColorIO CTF operator its version has not (`CTFOperator`), a missing or
+/// operation, an OpenColorIO CTF operator its version has not (`CLFElements`), a missing or
 /// unknown bit depth or one that does not follow from the previous node, a version above 3.0, array
 /// dimensions that do not fit the node, more or fewer values than the dimensions call for, values
 /// that are not finite numbers (outside a LUT1D), `halfDomain` or `rawHalfs` other than "true",

@@ -33,7 +33,9 @@ enum CLFWriter {
         try writer.close()
     }
 
-    private static func node(_ operation: any TransformOp, id: String, path: String) throws -> String {
+    /// The node (or nodes) that hold `operation`; `format` names the file being written in the
+    /// error for an operation CLF cannot hold (`CTFWriter` writes CLF's operations through here).
+    static func node(_ operation: any TransformOp, id: String, path: String, format: String = "a CLF file") throws -> String {
         switch operation {
         case let matrix as MatrixOp:
             return matrixNode(matrix.rows, offset: matrix.offset, id: id)
@@ -54,7 +56,7 @@ enum CLFWriter {
         case let lut as LUT1DOp:
             return lut1DNode(lut, id: id)
         case let kept as HueKeepingOp:
-            guard let lut = kept.curves as? LUT1DOp else { throw cannotHold(operation, path: path) }
+            guard let lut = kept.curves as? LUT1DOp else { throw cannotHold(operation, path: path, format: format) }
             return lut1DNode(lut, id: id, keepsHue: true)
         case let cdl as CDLOp:
             return open("ASC_CDL", id: id, extra: " style=\"\(cdl.style.rawValue)\"")
@@ -90,13 +92,17 @@ enum CLFWriter {
             // every half-float value, as OpenColorIO writes its own built-in curves.
             return halfDomainNode(id: id) { curve.apply(SIMD3(repeating: $0)) }
         default:
-            throw cannotHold(operation, path: path)
+            throw cannotHold(operation, path: path, format: format)
         }
     }
 
-    private static func cannotHold(_ operation: any TransformOp, path: String) -> LUTFileError {
-        .cannotHold(path: path, format: "a CLF file", holds: "LUTs, matrices, ranges, ASC CDLs, logs, exponents and curves",
-                    given: operation.description)
+    private static func cannotHold(_ operation: any TransformOp, path: String, format: String) -> LUTFileError {
+        // OpenColorIO's operators (fixed functions, HLG's system gamma, grading) go in a .ctf.
+        let inCTF = format == "a CLF file" && CTFWriter.holds(operation)
+        let holds = "LUTs, matrices, ranges, ASC CDLs, logs, exponents and curves"
+            + (format == "a CLF file" ? "" : ", and OpenColorIO's fixed functions, exposure-contrast and grading operators")
+        return .cannotHold(path: path, format: format, holds: holds,
+                           given: operation.description + (inCTF ? "; write a .ctf, which holds OpenColorIO's operators" : ""))
     }
 
     /// One group without a channel when the three channels agree, else one per channel.
@@ -105,12 +111,18 @@ enum CLFWriter {
         return zip(["R", "G", "B"], values).map { ($0.0, $0.1) }
     }
 
-    private static func open(_ element: String, id: String, extra: String = "") -> String {
+    /// The opening tag of a node, 32f in and out.
+    static func open(_ element: String, id: String, extra: String = "") -> String {
         "    <\(element) id=\"\(id)\" inBitDepth=\"32f\" outBitDepth=\"32f\"\(extra)>\n"
     }
 
     private static func diagonal(_ scale: SIMD3<Double>) -> [SIMD3<Double>] {
         [SIMD3(scale.x, 0, 0), SIMD3(0, scale.y, 0), SIMD3(0, 0, scale.z)]
+    }
+
+    /// A diagonal `Matrix` scaling each channel by `scale`.
+    static func scaleNode(_ scale: SIMD3<Double>, id: String) -> String {
+        matrixNode(diagonal(scale), offset: .zero, id: id)
     }
 
     private static func matrixNode(_ rows: [SIMD3<Double>], offset: SIMD3<Double>, id: String) -> String {

@@ -1,7 +1,10 @@
 import ColorCubeCore
+import ColorCubeTransform
 
-/// Autodesk's Common Transform Format (.ctf), read only: the XML `ProcessList` OpenColorIO reads
-/// with its CLF reader, by CTF's rules.
+/// Autodesk's Common Transform Format (.ctf): the XML `ProcessList` OpenColorIO reads with its CLF
+/// reader, by CTF's rules, and writes the operators CLF has no node for in. Written by
+/// `CTFWriter` (version 2, or 2.5 for a hue curve): every chain colorcube reads, HLG's system
+/// gamma and OpenColorIO's fixed functions, exposure-contrast and grading operators included.
 ///
 /// Everything `CLFFormat` reads reads here the same way, with these differences, each as
 /// OpenColorIO 2.6 has it:
@@ -25,7 +28,7 @@ import ColorCubeCore
 ///   Glow (of ACES 0.3 and 0.7, and of 1.0), DarkToDim10, GamutComp13 and ACES 2.0 styles (the
 ///   output transform, JMh, tone scale with chroma compression, gamut compression): every style
 ///   OpenColorIO 2.6 has. Neither is scaled by integer bit depths.
-/// - Each CTF operator has the first version OpenColorIO reads it in (`CTFOperator`); a file read
+/// - Each CTF operator has the first version OpenColorIO reads it in (its `CTFOperator` in `CLFElements`); a file read
 ///   as a CLF (one stating `compCLFversion`, whatever its extension) holds `ACES` and `Reference`
 ///   alone, and a `.clf` stating a pre-SMPTE `version` holds the others, as OpenColorIO reads it.
 /// - The grading operators `GradingPrimary`, `GradingTone`, `GradingRGBCurve` (from 2.0) and
@@ -40,10 +43,7 @@ public struct CTFFormat: LUTFileFormat {
     public var displayName: String { "CTF (Autodesk Common Transform Format)" }
     public var noun: String { "a CTF file" }
     public var extensions: [String] { ["ctf"] }
-    /// Read only: colorcube writes chains as CLF.
-    public var largestSize: Int? { nil }
-    public var sizeDescription: String { "a chain read as CLF's operations" }
-    public func canHold(size: Int) -> Bool { false }
+    public var holdsChains: Bool { true }
 
     /// The newest CTF `version` OpenColorIO 2.6 reads (major, minor, revision).
     public static let newestVersion = (2, 6, 0)
@@ -52,9 +52,13 @@ public struct CTFFormat: LUTFileFormat {
         try CLFFormat.read(path: path, as: self, isCTF: true)
     }
 
-    /// Not written: `CLFFormat` writes the chains a CTF holds.
+    public func writeChain(_ transform: Transform, to path: String, displayPath: String, title: String) throws {
+        try CTFWriter.write(transform, to: path, displayPath: displayPath, title: title)
+    }
+
+    /// A plain cube is written as a one-node CTF.
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
-        throw LUTFileError.cannotHold(path: displayPath, format: noun, holds: sizeDescription, given: "a cube")
+        try CTFWriter.write(Transform([LUT3DOp(table: ColorCube(table))]), to: path, displayPath: displayPath, title: title)
     }
 
     public func describe(_ look: Look) -> String {

@@ -144,7 +144,7 @@ public struct CinespaceFormat: LUTFileFormat {
     ///   whole number, a pre-LUT line without that many numbers, pre-LUT inputs that do not
     ///   increase, a table size that is not a whole number in range (or three different sizes),
     ///   a table line without three finite numbers, or a file that ends early.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> (Transform, String?) {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> (Transform, String?) {
         var scanner = TextLineScanner(bytes)
         func next(_ what: String) throws(LUTFileError) {
             repeat {

@@ -60,7 +60,7 @@ public struct Discreet1DLFormat: LUTFileFormat {
     ///   not `LUT: tables length [depth]` with 1, 3 or 4 tables, a length out of range, an
     ///   unknown depth, a line that is not one whole number 0...65535, a file that ends early or
     ///   has lines after the last table.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, fileName: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, fileName: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         func nextValueLine() -> Bool {
             while scanner.nextLine() { if scanner.tokenCount > 0 { return true } }

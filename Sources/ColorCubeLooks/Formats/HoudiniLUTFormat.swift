@@ -19,6 +19,10 @@ public struct HoudiniLUTFormat: TextTransformFormat {
     public var noun: String { "a Houdini .lut" }
     public var extensions: [String] { ["lut"] }
 
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try readTransform(path: path)
+    }
+
     /// Text whose first word is `Version` (Discreet 1D LUTs start with `LUT:` or a number).
     public func sniff(_ head: [UInt8]) -> Bool { TextLUTParsing.head(head, startsWith: "Version") }
 
@@ -40,7 +44,7 @@ public struct HoudiniLUTFormat: TextTransformFormat {
     ///   malformed header keyword, an unknown type, a size out of range, a block without its
     ///   `{`, a value that is not a finite number, a value outside a block, a block that is
     ///   missing or holds the wrong count of values.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         var header: [String: (values: [String], line: Int)] = [:]
         var sawLUT = false

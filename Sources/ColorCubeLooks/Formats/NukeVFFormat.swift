@@ -20,6 +20,10 @@ public struct NukeVFFormat: TextTransformFormat {
     public var noun: String { "a .vf" }
     public var extensions: [String] { ["vf"] }
 
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try readTransform(path: path)
+    }
+
     /// Text starting with `#Inventor`.
     public func sniff(_ head: [UInt8]) -> Bool { TextLUTParsing.head(head, startsWith: "#Inventor") }
 
@@ -40,7 +44,7 @@ public struct NukeVFFormat: TextTransformFormat {
     ///   line, a `grid_size` that is not three equal sizes in 2...256, a `global_transform`
     ///   without 16 finite numbers, data before `grid_size`, a data line without three finite
     ///   numbers, more or fewer data lines than the grid holds.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         guard TextLUTParsing.head(Array(UnsafeBufferPointer(rebasing: bytes.prefix(16))), startsWith: "#Inventor") else {
             throw .malformed(path: path, line: 1, reason: "a .vf starts with '#Inventor V2.1 ascii'")
         }

@@ -14,6 +14,10 @@ public struct PandoraFormat: TextTransformFormat {
     public var displayName: String { ".m3d (Pandora)" }
     public var noun: String { "an .m3d" }
     public var extensions: [String] { ["m3d"] }
+
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try readTransform(path: path)
+    }
     public var clampsValues: Bool { true }
 
     /// Writes `table` as 12-bit values (`out 4096`), blue fastest, clamped to 0...1.
@@ -36,7 +40,7 @@ public struct PandoraFormat: TextTransformFormat {
     ///   than 3d, a format other than lut, values other than red green blue, an `in` that is not
     ///   a cube of a size in 2...256, an `out` below 2, a value line without 4 whole numbers,
     ///   values before `values red green blue`, more or fewer values lines than `in`.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         var size: Int?
         var outMaximum: Int?

@@ -16,7 +16,7 @@ public struct RawCubeFormat: LUTFileFormat {
     public var extensions: [String] { ["bin", "raw"] }
 
     public func read(path: String, options: LUTReadOptions) throws -> Look {
-        Look(cube: try Self.read(path: path), format: self)
+        Look(cube: try Self.decode(BinaryFile.readAll(path: path), path: path), format: self)
     }
 
     public func write(_ table: some CubeTable, to path: String, displayPath: String, title: String, bitDepth: Int?) throws {
@@ -46,7 +46,7 @@ public struct RawCubeFormat: LUTFileFormat {
 
     /// Decodes raw cube data; the size follows from the length.
     /// - Throws: `LUTFileError.wrongLength` when the byte count is not size^3 * 16 for a size in 2...256.
-    public static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
+    static func decode(_ bytes: [UInt8], path: String) throws(LUTFileError) -> ColorCube {
         guard bytes.count % bytesPerEntry == 0, let size = ColorCube.size(entryCount: bytes.count / bytesPerEntry) else { throw .wrongLength(path: path, bytes: bytes.count) }
         var values = [Float](repeating: 0, count: bytes.count / 4)
         bytes.withUnsafeBytes { raw in
@@ -59,11 +59,5 @@ public struct RawCubeFormat: LUTFileFormat {
         } catch {
             throw .wrongLength(path: path, bytes: bytes.count)
         }
-    }
-
-    /// Reads and decodes the raw cube file at `path`.
-    /// - Throws: `FileError.cannotOpen`, or `LUTFileError.wrongLength` as `decode` does.
-    public static func read(path: String) throws -> ColorCube {
-        try decode(BinaryFile.readAll(path: path), path: path)
     }
 }

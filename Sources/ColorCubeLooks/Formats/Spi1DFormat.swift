@@ -85,7 +85,7 @@ public struct Spi1DFormat: LUTFileFormat {
     ///   lines than `Length`, an empty input range, a value beyond Float32's range. Entries
     ///   written `nan` or `inf` are read as OpenColorIO reads them (see
     ///   `TextLUTParsing.nonFiniteEntry`: NaN as 0, infinity as the largest Float32).
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         var version: Int?, length: Int?, components: Int?
         var from = (0.0, 1.0)

@@ -15,6 +15,10 @@ public struct Spi3DFormat: TextTransformFormat {
     public var noun: String { "an .spi3d" }
     public var extensions: [String] { ["spi3d"] }
 
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try readTransform(path: path)
+    }
+
     /// Text starting with `SPILUT`.
     public func sniff(_ head: [UInt8]) -> Bool { TextLUTParsing.head(head, startsWith: "SPILUT") }
 
@@ -36,7 +40,7 @@ public struct Spi3DFormat: TextTransformFormat {
     ///   a size line that is not three equal sizes in 2...256, a node line without six values,
     ///   an index outside the lattice, a node given twice, a value that is not a finite number,
     ///   or nodes missing at the end of the file.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         guard scanner.nextLine(), scanner.tokenCount > 0, scanner.string(scanner.token(0)).uppercased().hasPrefix("SPILUT") else {
             throw .malformed(path: path, line: 1, reason: "an .spi3d starts with a line 'SPILUT 1.0'")

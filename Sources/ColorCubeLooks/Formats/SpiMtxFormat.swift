@@ -13,6 +13,10 @@ public struct SpiMtxFormat: TextTransformFormat {
     public var displayName: String { ".spimtx (Sony Pictures Imageworks matrix)" }
     public var noun: String { "an .spimtx" }
     public var extensions: [String] { ["spimtx"] }
+
+    public func read(path: String, options: LUTReadOptions) throws -> Look {
+        try readTransform(path: path)
+    }
     public var largestSize: Int? { nil }
     public var sizeDescription: String { "a matrix" }
     public func canHold(size: Int) -> Bool { false }
@@ -24,7 +28,7 @@ public struct SpiMtxFormat: TextTransformFormat {
     /// Parses .spimtx text; `path` names the file in errors.
     /// - Throws: `LUTFileError.malformed` at the line of a value that is not a finite number, or
     ///   of the 13th value, or at the last line when there are fewer than 12.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String) throws(LUTFileError) -> Transform {
         var scanner = TextLineScanner(bytes)
         var numbers: [Double] = []
         while scanner.nextLine() {

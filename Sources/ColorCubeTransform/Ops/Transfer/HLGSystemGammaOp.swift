@@ -24,10 +24,14 @@ public struct HLGSystemGammaOp: TransformOp {
     /// The studio config applies the gamma to scene light scaled by 3 (so its peak is 3), with the
     /// luminance's magnitude floored at 1e-4 there; both directions here do the same, so that
     /// negative and near-black colours get OpenColorIO's values.
-    private static let sceneScale = 3.0, floor = 1e-4
+    public static let sceneScale = 3.0
+    private static let floor = 1e-4
+
+    /// What the gamma's output is multiplied by to give display light: `peak / 100 / 3^gamma`.
+    public var displayScale: Double { peak / 100 / pow(Self.sceneScale, gamma) }
 
     public func apply(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        let displayScale = peak / 100 / pow(Self.sceneScale, gamma)
+        let displayScale = self.displayScale
         if !inverted {
             let scene = rgb * Self.sceneScale
             let ys = (Self.weights * scene).sum()

@@ -18,7 +18,7 @@ extension CLFNodeReader {
     ]
 
     /// A GradingPrimary (a CTF 2.0 operator, which a file read as a CLF does not have: the
-    /// versions are checked with `CTFOperator`'s table before it is read). Its
+    /// versions are checked with its `CTFOperator` rules before it is read). Its
     /// `style` is one of log, logRev, linear, linearRev, video, videoRev; its children give the
     /// controls (every child is read, whether the style uses it or not; a repeated child
     /// replaces the earlier one; other elements are skipped):

@@ -11,7 +11,7 @@ import ColorCubeTransform
 /// document order, so a `<Slopes>` counts against the points read before it, and a curve
 /// element given twice edits the same curve. `<DynamicParameter param="RGB_CURVE"/>` marks the
 /// curves dynamic: the file's values are applied. Other elements are skipped, as OpenColorIO
-/// skips them. The versions and CLF files are checked with `CTFOperator.all`. Values are read as
+/// skips them. The versions and CLF files are checked with the operator's `CTFOperator` rules. Values are read as
 /// Float32, as OpenColorIO reads them; one that is not a finite number is refused.
 extension CLFNodeReader {
     /// The RGB curve elements by lower-case name, with their index in `GradingRGBCurveOp.Curves.named`.

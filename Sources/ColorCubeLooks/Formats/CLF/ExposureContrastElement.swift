@@ -1,8 +1,17 @@
 import ColorCubeCore
 import ColorCubeTransform
 
-/// The CTF operators colorcube applies, read as OpenColorIO 2.6 reads them: `ExposureContrast`,
-/// `FixedFunction` and its deprecated forms `Function` and `ACES`.
+/// OpenColorIO's `ExposureContrast`, in every CTF version (not in a file read as a CLF).
+struct ExposureContrastElement: CLFElement {
+    var name: String { "ExposureContrast" }
+    var ctfOperator: CTFOperator? { CTFOperator(since: (0, 0, 0), inCLF: false) }
+
+    func operations(of node: XMLElementTree, in inDepth: CLFBitDepth, out outDepth: CLFBitDepth,
+                    with reader: inout CLFNodeReader) throws(LUTFileError) -> [any TransformOp] {
+        [try reader.exposureContrast(node)]
+    }
+}
+
 extension CLFNodeReader {
     /// An ExposureContrast: its `style`, its last `ECParams` (exposure, contrast and pivot
     /// required; gamma, logExposureStep and logMidGray optional) and its `DynamicParameter`s,
@@ -34,38 +43,5 @@ extension CLFNodeReader {
             }
         }
         return ExposureContrastOp(style: style, parameters: values, dynamic: dynamic)
-    }
-
-    /// A FixedFunction (`style` and an optional `params` list), a `Function` (style alone) or
-    /// an `ACES` (style and, for the surround, an `ACESParams` gamma).
-    func fixedFunction(_ node: XMLElementTree, _ kind: String) throws(LUTFileError) -> FixedFunctionOp {
-        guard let name = node.attribute("style") else { throw fail(node, "attribute style is missing") }
-        guard let style = FixedFunctionOp.Style(ctfName: name) else {
-            throw fail(node, "style \"\(name.excerpt)\" is not a fixed function OpenColorIO knows")
-        }
-        var values: [Double] = []
-        if kind == "FixedFunction", let text = node.attribute("params") {
-            for token in text.split(whereSeparator: \.separatesNumbers) {
-                guard let value = Double(token), value.isFinite else {
-                    throw fail(node, "params \"\(text.excerpt)\" is not a list of numbers")
-                }
-                values.append(value)
-            }
-        }
-        if kind == "ACES" {
-            let elements = parameters(node, "ACESParams")
-            if let element = elements.first {
-                guard style.parameterCount == 1 else {
-                    throw fail(element, "the \(style.rawValue) style takes no parameter; remove the <\(element.name)>")
-                }
-                guard elements.count == 1 else { throw fail(elements[1], "the \(style.rawValue) style takes one gamma") }
-                values = [try number(element, "gamma")]
-            }
-        }
-        do throws(TransformError) {
-            return try FixedFunctionOp(style: style, parameters: values)
-        } catch {
-            throw fail(node, error.description)
-        }
     }
 }
