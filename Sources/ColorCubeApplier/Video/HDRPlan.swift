@@ -24,6 +24,9 @@ struct HDRPlan: Sendable {
     let encoderParameters: [String]?
     /// What happened, for an HDR clip; nil for SDR.
     let note: String?
+    /// True when the output stays HDR: the stream's mastering display and light level side data
+    /// go with it.
+    let keepsStaticMetadata: Bool
 
     /// An SDR clip: the look sees its values.
     init(sdr engine: LUTEngine) {
@@ -32,6 +35,7 @@ struct HDRPlan: Sendable {
         outputColor = nil
         encoderParameters = nil
         note = nil
+        keepsStaticMetadata = false
     }
 
     /// - Parameters:
@@ -41,6 +45,7 @@ struct HDRPlan: Sendable {
     init(color: VideoColor, metadata: HDRMetadata, handling: HDRHandling, engine: LUTEngine, hdrEngine: LUTEngine?,
          encoder: String) {
         let signal = color.hdrSignal ?? .pq
+        keepsStaticMetadata = hdrEngine != nil || handling == .keep
         let description = "HDR video (\(signal.title), \(Self.primariesName(color)))"
         var notes: [String] = []
         if hdrEngine != nil || handling == .keep {

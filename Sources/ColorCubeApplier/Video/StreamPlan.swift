@@ -15,6 +15,12 @@ public struct StreamPlan: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var stream: VideoProbe.Stream
         public var action: Action
+
+        /// True when the stream is copied as it is or left out (nothing to encode).
+        public var isCopiedOrDropped: Bool {
+            if case .encode = action { return false }
+            return true
+        }
     }
 
     public let entries: [Entry]
@@ -70,6 +76,9 @@ public struct StreamPlan: Sendable, Equatable {
                 return stream.codec == "tmcd" ? .copy : .drop(reason: "a \(stream.codec) data track (its chapters are kept)")
             }
             return .drop(reason: "a \(stream.codec) data track, which .\(family == "matroska" ? "mkv" : family) cannot hold")
+        case "attachment":
+            // Attached files (a subtitle's fonts) have a place in Matroska only.
+            return family == "matroska" ? .copy : .drop(reason: "an attached \(stream.codec) file, which .\(family) cannot hold")
         default:
             return .copy
         }

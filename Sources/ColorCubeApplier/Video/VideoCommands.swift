@@ -80,41 +80,40 @@ struct VideoCommands: Sendable {
     }
 
     /// The output's colour description: the source's, and full range said whenever it is.
-    private var outputColor: VideoColor {
+    var outputColor: VideoColor {
         if let colorOverride { return colorOverride }
         var color = probe.color
         if color.range == nil, range == "pc" { color.range = "pc" }
         return color
     }
 
-    /// The ffmpeg that muxes video colorcube encoded itself (`libraryEncoding`), copied as it is.
-    func muxerArguments(output: String, options: [String]) -> [String] {
-        outputHead + options + outputColor.taggingArguments + ["-f", muxer, output]
+    /// The encoder's options as FFmpeg's libraries take them, and the stream's codec tag.
+    struct LibraryEncoding {
+        var options: [(String, String)]
+        var codecTag: String?
     }
 
-    /// The encoding as FFmpeg's libraries take it: the encoder's options by their names
-    /// (`-crf 16` as `crf` `16`, `-profile:v 3` as `profile` `3`, the colour tags as `colorspace`
-    /// ...), and the options that are the muxing ffmpeg's (`-tag:v hvc1`). Nil when an option has
-    /// no such form (`-q:v`, which the command line turns into a quantiser scale); those clips
-    /// are encoded by an ffmpeg child instead.
-    var libraryEncoding: (encoder: [(String, String)], muxer: [String])? {
-        var encoderOptions: [(String, String)] = []
-        var muxerOptions: [String] = []
-        let pairs = encoding.options + outputColor.taggingArguments
+    /// The encoding as FFmpeg's libraries take it: the encoder's options by their names (`-crf 16`
+    /// as `crf` `16`, `-profile:v 3` as `profile` `3`) and the codec tag (`-tag:v hvc1`). Nil when
+    /// an option has no such form (`-q:v`, which the command line turns into a quantiser
+    /// scale); those clips are encoded by an ffmpeg program instead.
+    var libraryEncoding: LibraryEncoding? {
+        var library = LibraryEncoding(options: [], codecTag: nil)
+        let pairs = encoding.options
         guard pairs.count % 2 == 0 else { return nil }
         for index in stride(from: 0, to: pairs.count, by: 2) {
             let name = pairs[index], value = pairs[index + 1]
             switch name {
-            case "-tag:v": muxerOptions += [name, value]
+            case "-tag:v": library.codecTag = value
             case "-q:v", "-qscale", "-qscale:v": return nil
             default:
                 guard name.hasPrefix("-") else { return nil }
                 var key = name.dropFirst()
                 if key.hasSuffix(":v") { key = key.dropLast(2) }
-                encoderOptions.append((String(key), value))
+                library.options.append((String(key), value))
             }
         }
-        return (encoderOptions, muxerOptions)
+        return library
     }
 
     func encoderArguments(output: String) -> [String] {

@@ -3,9 +3,12 @@ import ColorCubeCore
 /// Why a clip could not be graded. Every case names the clip (or the output) it concerns; the
 /// FFmpeg cases carry FFmpeg's own last words as evidence.
 public enum VideoError: ColorCubeError, Equatable {
-    /// `ffmpeg` or `ffprobe` is not on the PATH.
+    /// FFmpeg's libraries could not be opened (`reason`: which one is missing).
+    case librariesMissing(path: String, reason: String)
+    /// The `ffmpeg` program, which clips the libraries in process do not take need, is not on
+    /// the PATH.
     case ffmpegMissing(path: String, program: String)
-    /// ffprobe could not read the file as a media file (truncated, corrupt).
+    /// FFmpeg could not read the file as a media file (truncated, corrupt).
     case unreadable(path: String, reason: String)
     /// The file holds no video stream (audio only, or a still image container).
     case noVideoStream(path: String)
@@ -29,9 +32,9 @@ public enum VideoError: ColorCubeError, Equatable {
     case containerCannotHold(path: String, container: String, reason: String)
     /// The output's extension names no container FFmpeg writes.
     case unknownContainer(path: String)
-    /// The decoding ffmpeg failed (a truncated or corrupt clip).
+    /// Decoding failed (a truncated or corrupt clip).
     case decodeFailed(path: String, reason: String)
-    /// The encoding ffmpeg failed.
+    /// Encoding or writing the output failed.
     case encodeFailed(path: String, reason: String)
     /// The decoded frames are not laid out as expected (a frame of the wrong size, a stream
     /// colorcube did not ask for).
@@ -51,7 +54,7 @@ public enum VideoError: ColorCubeError, Equatable {
 
     public var path: String? {
         switch self {
-        case .ffmpegMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
+        case .librariesMissing(let path, _), .ffmpegMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
              .frameTooLarge(let path, _, _), .indexTooLarge(let path),
              .unsupportedPixelFormat(let path, _), .unsupportedMatrix(let path, _),
              .noDefaultEncoder(let path, _), .containerCannotHold(let path, _, _), .unknownContainer(let path),
@@ -65,6 +68,9 @@ public enum VideoError: ColorCubeError, Equatable {
 
     public var description: String {
         switch self {
+        case .librariesMissing(let path, let reason):
+            "\(path) is a video clip, and grading clips needs FFmpeg's libraries (\(reason)): "
+                + "install them (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more"
         case .ffmpegMissing(let path, let program):
             "\(path) is a video clip, and grading clips needs FFmpeg (\(program) is not on the PATH): "
                 + "install it (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more"

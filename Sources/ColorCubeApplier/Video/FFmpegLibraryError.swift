@@ -1,0 +1,17 @@
+import _CVideoCodec
+
+/// Why a call into FFmpeg's libraries failed: a CCVIDEO_* status and FFmpeg's reason (its return
+/// code's text, or the error it logged for that context).
+struct FFmpegLibraryError: Error {
+    var status: Int32
+    var message: String
+
+    /// Memory could not be had (for a clip's headers: they ask for more than there is).
+    var outOfMemory: Bool { status == CCVIDEO_NO_MEMORY }
+    /// A frame of another size or format than the stream's first.
+    var formatChanged: Bool { status == CCVIDEO_FORMAT_CHANGED }
+    /// The output's container cannot hold a stream; `message` names its codec.
+    var containerCannotHold: Bool { status == CCVIDEO_CONTAINER_CANNOT_HOLD }
+    /// The libraries are not installed.
+    var unavailable: Bool { status == CCVIDEO_UNAVAILABLE }
+}

@@ -1,0 +1,125 @@
+import ColorCubeCore
+
+extension VideoApplier {
+    /// The frame format and encoder settings to grade `plan`'s clip in process, or nil when it
+    /// takes the ffmpeg programs: a layout other than planar YCbCr, an encoder that does not
+    /// take it, options that have no library form, or a stream to re-encode.
+    static func inProcessFormat(_ plan: VideoCommands, decoder: LibraryDecoder)
+        -> (format: YCbCrFrameFormat, library: VideoCommands.LibraryEncoding)? {
+        guard !pipesForced, let format = plan.ycbcrFormat, plan.encoding.pixelFormat == format.name,
+              let library = plan.libraryEncoding, plan.streams.entries.allSatisfy(\.isCopiedOrDropped) else { return nil }
+        let decoded = VideoPixelFormat(decoder.pixelFormat)
+        guard Int(decoder.info.width) == plan.probe.width, Int(decoder.info.height) == plan.probe.height,
+              !decoded.name.hasSuffix("be"), YCbCrFrameFormat(source: decoded) == format else { return nil }
+        return (format, library)
+    }
+
+    /// Grades a planar YCbCr clip with FFmpeg's libraries in this process: decoded here, graded in
+    /// place, encoded and written here beside the source's other streams (copied as packets),
+    /// its chapters, metadata and side data.
+    func runInProcess(_ plan: VideoCommands, hdr: HDRPlan, format: YCbCrFrameFormat, library: VideoCommands.LibraryEncoding,
+                      decoder: LibraryDecoder, output: String, temporary: String, times: inout StageTimes,
+                      progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
+        let input = plan.input
+        guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
+                                            height: plan.probe.height, matrix: plan.matrix ?? "",
+                                            fullRange: plan.range == "pc", hdr: hdr.mapping,
+                                            outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix),
+                                            dither: options.dither) else {
+            throw VideoError.unsupportedMatrix(path: input, matrix: plan.matrix ?? "none")
+        }
+        let kept = Set(plan.streams.entries.compactMap { $0.action == .copy ? $0.stream.index : nil })
+        let writer: LibraryOutput
+        do {
+            writer = try LibraryOutput(decoder: decoder, path: temporary, muxer: plan.muxer, keep: kept,
+                                       encoder: .init(name: plan.encoding.encoder, pixelFormat: format.name,
+                                                      options: library.options, color: plan.outputColor,
+                                                      codecTag: library.codecTag),
+                                       hdrMetadata: hdr.keepsStaticMetadata)
+        } catch {
+            throw Self.outputFailure(error, output: output, muxer: plan.muxer)
+        }
+        let total = plan.probe.frameCount
+        var frames = 0
+        var last: Int64?
+        while true {
+            // Decoded into the encoder's own frame, graded there in place.
+            var clock = ContinuousClock.now
+            func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
+                let now = ContinuousClock.now
+                times[keyPath: stage] += now - clock
+                clock = now
+            }
+            let frame: UnsafeMutableRawPointer
+            let next: LibraryDecoder.Timing?
+            do {
+                frame = try writer.buffer()
+            } catch {
+                throw VideoError.encodeFailed(path: output, reason: error.message)
+            }
+            do {
+                next = try decoder.next(into: frame, bytes: plan.frameBytes, output: writer)
+            } catch {
+                let reason = VideoProbe.withoutPath(error.message, path: input)
+                if error.formatChanged { throw VideoError.malformedFrames(path: input, reason: reason) }
+                if error.status == 3 { throw VideoError.encodeFailed(path: output, reason: reason) }  // a copied packet's write
+                throw VideoError.decodeFailed(path: input, reason: reason)
+            }
+            lap(\.decode)
+            guard let next else { break }
+            // Timestamps and durations pass through; a frame whose time does not move on is
+            // dropped, as no encoder takes two frames at one time.
+            let time = next.pts ?? last.map { $0 + 1 } ?? 0
+            if let last, time <= last { continue }
+            last = time
+            grader.grade(frame)
+            lap(\.lut)
+            do {
+                try writer.send(pts: time, duration: next.duration)
+            } catch {
+                throw Self.outputFailure(error, output: output, muxer: plan.muxer)
+            }
+            lap(\.encode)
+            frames += 1
+            progress?(frames, total)
+        }
+        let finishing = ContinuousClock.now
+        do {
+            try writer.finish()
+        } catch {
+            throw Self.outputFailure(error, output: output, muxer: plan.muxer)
+        }
+        times.encode += ContinuousClock.now - finishing
+        try Self.checkComplete(plan, frames: frames, decoderWarnings: decoder.warnings, input: input)
+        return frames
+    }
+
+    /// The error for a failure of the output: a stream its container cannot hold, or FFmpeg's reason.
+    static func outputFailure(_ error: FFmpegLibraryError, output: String, muxer: String) -> VideoError {
+        error.containerCannotHold ? .containerCannotHold(path: output, container: muxer, reason: error.message)
+            : .encodeFailed(path: output, reason: error.message)
+    }
+
+    /// After a clip was graded without a failure: a clip cut short decodes without an error up to
+    /// where it ends (FFmpeg only warns, "File ended prematurely", "partial file", or the
+    /// container's own frame count tells), so either is a failure here.
+    static func checkComplete(_ plan: VideoCommands, frames: Int, decoderWarnings: String, input: String) throws(VideoError) {
+        if let warning = decoderWarnings.split(whereSeparator: \.isNewline).first(where: { line in
+            truncationWarnings.contains { line.lowercased().contains($0) }
+        }) {
+            throw .decodeFailed(path: input, reason: withoutBrackets(String(warning)) + " (truncated?)")
+        }
+        if plan.probe.frameCountIsExact, let total = plan.probe.frameCount, frames < total {
+            throw .decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
+        }
+    }
+
+    /// What FFmpeg logs, as a warning only, about a clip that ends early.
+    static let truncationWarnings = ["ended prematurely", "partial file", "truncat"]
+
+    /// "[mp4 @ 0x55d0] Could not find tag" -> "Could not find tag".
+    static func withoutBrackets(_ line: String) -> String {
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return line }
+        return String(line[line.index(after: close)...]).trimmingCharacters()
+    }
+}

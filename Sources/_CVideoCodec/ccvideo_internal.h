@@ -1,0 +1,107 @@
+// What the files of _CVideoCodec share: FFmpeg's functions (a table filled by dlsym, so that
+// nothing here is linked against libav*), the log sinks and the messages. Not part of the API.
+#ifndef COLORCUBE_CCVIDEO_INTERNAL_H
+#define COLORCUBE_CCVIDEO_INTERNAL_H
+
+#include "ccvideo.h"
+
+#include <stdarg.h>
+
+// CCVIDEO_WITHOUT_FFMPEG builds the stubs even where the headers are (to check they compile).
+#if !defined(CCVIDEO_WITHOUT_FFMPEG) && __has_include(<libavformat/avformat.h>) \
+    && __has_include(<libavcodec/avcodec.h>) && __has_include(<libavutil/imgutils.h>)
+#define CCVIDEO_HAVE_FFMPEG 1
+#endif
+
+void ccvideo_set_message(char *message, size_t size, const char *format, ...);
+
+#ifdef CCVIDEO_HAVE_FFMPEG
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/display.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libavutil/mastering_display_metadata.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+
+#define CCVIDEO_AVUTIL(X)                                                                                          \
+    X(av_frame_alloc) X(av_frame_free) X(av_frame_unref) X(av_frame_get_buffer) X(av_frame_make_writable)          \
+    X(av_image_copy_to_buffer) X(av_image_fill_arrays) X(av_image_copy) X(av_get_pix_fmt) X(av_get_pix_fmt_name)  \
+    X(av_dict_set) X(av_dict_get) X(av_dict_free) X(av_dict_copy) X(av_strerror) X(av_log_set_callback)            \
+    X(av_log_format_line2) X(av_malloc) X(av_mallocz) X(av_calloc) X(av_free) X(av_buffer_alloc) X(av_buffer_ref) \
+    X(av_buffer_unref) X(av_buffer_is_writable) X(av_frame_get_side_data) X(av_display_rotation_get)               \
+    X(av_image_check_size2) X(av_rescale_q) X(av_color_space_name) X(av_color_range_name) X(av_color_primaries_name)   \
+    X(av_color_transfer_name) X(av_color_space_from_name) X(av_color_range_from_name) X(av_color_primaries_from_name) \
+    X(av_color_transfer_from_name)
+#define CCVIDEO_AVCODEC(X)                                                                                         \
+    X(avcodec_find_decoder) X(avcodec_find_encoder_by_name) X(avcodec_alloc_context3) X(avcodec_free_context)      \
+    X(avcodec_parameters_to_context) X(avcodec_parameters_from_context) X(avcodec_parameters_copy) X(avcodec_open2) \
+    X(avcodec_send_packet) X(avcodec_receive_frame) X(avcodec_send_frame) X(avcodec_receive_packet)              \
+    X(av_packet_alloc) X(av_packet_free) X(av_packet_unref) X(av_packet_rescale_ts) X(av_packet_ref)              \
+    X(avcodec_get_name) X(avcodec_profile_name)
+#define CCVIDEO_AVFORMAT(X)                                                                                        \
+    X(avformat_open_input) X(avformat_find_stream_info) X(avformat_close_input) X(av_read_frame)                   \
+    X(avformat_alloc_output_context2) X(avformat_new_stream) X(avio_open) X(avio_closep) X(avformat_write_header)  \
+    X(av_interleaved_write_frame) X(av_write_trailer) X(avformat_free_context) X(avformat_query_codec)            \
+    X(av_stream_get_side_data) X(av_stream_new_side_data)
+
+#define CCVIDEO_DECLARE(name) __typeof__(&name) name;
+typedef struct ccvideo_functions {
+    CCVIDEO_AVUTIL(CCVIDEO_DECLARE)
+    CCVIDEO_AVCODEC(CCVIDEO_DECLARE)
+    CCVIDEO_AVFORMAT(CCVIDEO_DECLARE)
+} ccvideo_functions;
+#undef CCVIDEO_DECLARE
+
+/// FFmpeg's functions; filled once by `ccvideo_available`.
+extern ccvideo_functions av;
+
+/// What FFmpeg logged for one owner's contexts (a demuxer, a codec, a muxer).
+typedef struct ccvideo_log_sink {
+    const void *contexts[4];
+    char warnings[2048];
+    char last_error[CCVIDEO_MESSAGE_SIZE];
+    struct ccvideo_log_sink *next;
+} ccvideo_log_sink;
+
+void ccvideo_add_sink(ccvideo_log_sink *sink);
+void ccvideo_remove_sink(ccvideo_log_sink *sink);
+
+/// The reason for a failed call: the last error FFmpeg logged for the sink, else FFmpeg's text
+/// for the code (av_strerror).
+void ccvideo_failure(ccvideo_log_sink *sink, int code, char *message, size_t size);
+
+/// The status for a failed call's code: CCVIDEO_NO_MEMORY for ENOMEM, else `otherwise`.
+int ccvideo_status(int code, int otherwise);
+
+/// Where the input's packets of streams other than the graded one go (ccvideo_output.c).
+int ccvideo_output_copy_packet(ccvideo_output *output, AVPacket *packet, char *message, size_t message_size);
+
+struct ccvideo_input {
+    AVFormatContext *format;
+    ccvideo_log_sink sink;
+    int declared_width, declared_height;
+};
+
+struct ccvideo_decoder {
+    ccvideo_input *input;
+    AVCodecContext *codec;
+    AVPacket *packet;
+    AVFrame *frame;
+    /// The first frame, decoded at opening (for its side data), handed out first.
+    int primed;
+    /// Packets of other streams read while priming, for the output.
+    AVPacket **pending;
+    int pending_count, pending_capacity;
+    int stream;
+    int width, height;
+    enum AVPixelFormat pixel_format;
+    int draining;
+    ccvideo_log_sink sink;
+    char warnings[4096];
+};
+
+#endif
+#endif
