@@ -31,6 +31,9 @@ struct ccvideo_output {
     int64_t pending_pts[CCVIDEO_DURATIONS];
     int64_t pending_duration[CCVIDEO_DURATIONS];
     int pending_next;
+    /// The graded stream's index in the input, and whether a frame was sent yet.
+    int video_stream;
+    int sent;
     int file_open;
     ccvideo_log_sink sink;
 };
@@ -277,6 +280,7 @@ ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, 
     ccvideo_add_sink(&output->sink);
     output->input = input;
     output->map_count = (int)input->nb_streams;
+    output->video_stream = decoder->stream;
     output->frame = av.av_frame_alloc();
     output->packet = av.av_packet_alloc();
     int code = av.avformat_alloc_output_context2(&output->muxer, NULL, muxer, path);
@@ -304,6 +308,11 @@ ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, 
     if (copy_metadata(&output->muxer->metadata, input->metadata) < 0 || copy_chapters(input, output->muxer) < 0) {
         ccvideo_set_message(message, message_size, "out of memory");
         return fail(output, status, CCVIDEO_NO_MEMORY);
+    }
+    // The source's file type is its container's, not the output's (MP4's muxer would write it).
+    const char *const container_keys[] = {"major_brand", "minor_version", "compatible_brands"};
+    for (size_t key = 0; key < sizeof container_keys / sizeof *container_keys; key++) {
+        av.av_dict_set(&output->muxer->metadata, container_keys[key], NULL, 0);
     }
     if (!(output->muxer->oformat->flags & AVFMT_NOFILE)) {
         code = av.avio_open(&output->muxer->pb, path, AVIO_FLAG_WRITE);
@@ -409,6 +418,12 @@ int ccvideo_output_send(ccvideo_output *output, int64_t pts, int64_t duration, c
     }
     picture->pts = pts;
     picture->pict_type = AV_PICTURE_TYPE_NONE;
+    // A frame without a duration of its own lasts until the next one.
+    int previous = (output->pending_next + CCVIDEO_DURATIONS - 1) % CCVIDEO_DURATIONS;
+    if (output->sent && output->pending_duration[previous] <= 0 && pts > output->pending_pts[previous]) {
+        output->pending_duration[previous] = pts - output->pending_pts[previous];
+    }
+    output->sent = 1;
     output->pending_pts[output->pending_next] = pts;
     output->pending_duration[output->pending_next] = duration;
     output->pending_next = (output->pending_next + 1) % CCVIDEO_DURATIONS;
@@ -421,7 +436,24 @@ int ccvideo_output_send(ccvideo_output *output, int64_t pts, int64_t duration, c
     return drain(output, message, message_size);
 }
 
+/// Where the input's graded stream ends, in its time base: its start and duration, else the
+/// file's; INT64_MIN when neither is known.
+static int64_t stream_end(const ccvideo_output *output) {
+    const AVStream *stream = output->input->streams[output->video_stream];
+    int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : 0;
+    if (stream->duration != AV_NOPTS_VALUE && stream->duration > 0) return start + stream->duration;
+    if (output->input->duration == AV_NOPTS_VALUE || output->input->duration <= 0) return INT64_MIN;
+    int64_t file_start = output->input->start_time != AV_NOPTS_VALUE ? output->input->start_time : 0;
+    return av.av_rescale_q(file_start + output->input->duration, AV_TIME_BASE_Q, stream->time_base);
+}
+
 int ccvideo_output_finish(ccvideo_output *output, char *message, size_t message_size) {
+    // The last frame without a duration of its own lasts until the source's stream ends.
+    int last = (output->pending_next + CCVIDEO_DURATIONS - 1) % CCVIDEO_DURATIONS;
+    int64_t end = stream_end(output);
+    if (output->sent && output->pending_duration[last] <= 0 && end != INT64_MIN && end > output->pending_pts[last]) {
+        output->pending_duration[last] = end - output->pending_pts[last];
+    }
     int code = av.avcodec_send_frame(output->codec, NULL);
     if (code < 0 && code != AVERROR_EOF) {
         ccvideo_failure(&output->sink, code, message, message_size);

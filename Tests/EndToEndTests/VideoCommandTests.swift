@@ -411,7 +411,9 @@ struct VideoCommandTests {
         }
     }
 
-    @Test func withoutFFmpegPhotosStillWorkAndAClipSaysWhatToInstall() throws {
+    /// Clips are read, graded and written by FFmpeg's libraries in colorcube's own process: no
+    /// ffmpeg or ffprobe program is needed, and none is started.
+    @Test func aClipIsGradedWithNoFFmpegProgramOnThePath() throws {
         let scratch = try Scratch()
         let source = scratch.file("clip.mp4")
         try Self.makeClip(source, size: "320x240", frames: 2, matrix: "bt709")
@@ -420,10 +422,8 @@ struct VideoCommandTests {
         let image = try CommandRunner.run(["apply", Self.realLook, photo, "-o", scratch.file("photo.png")], environment: noFFmpeg)
         #expect(image.status == 0, "\(image.stderr)")
         let clip = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("graded.mp4")], environment: noFFmpeg)
-        #expect(clip.status == 1)
-        #expect(clip.stderr.split(separator: "\n").count == 1)
-        #expect(clip.stderr.contains("apt-get install ffmpeg"), "\(clip.stderr)")
-        #expect(!scratch.exists("graded.mp4"))
+        #expect(clip.status == 0, "\(clip.stderr)")
+        #expect(try Self.streams(scratch.file("graded.mp4"))[0]["nb_frames"] == "2")
     }
 
     /// `--benchmark` on a clip says where its time went: decoding, grading and encoding.

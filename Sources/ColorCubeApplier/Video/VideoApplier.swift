@@ -150,6 +150,9 @@ public struct VideoApplier: Sendable {
         report.hdrNote = hdr.note
         report.streamNotes = (fitting.map { ["video (\(probe.codec)) encoded with \($0): the output's container cannot hold \(probe.codec)"] } ?? [])
             + plan.streams.notes
+        if let rotation = probe.rotation, !["mov", "mp4"].contains(muxer) {
+            report.streamNotes.append("the video's rotation (\(rotation)°) was not kept: only .mov and .mp4 hold a display matrix here")
+        }
         return report
     }
 
