@@ -61,6 +61,12 @@ ccvideo_decoder *ccvideo_decoder_open(ccvideo_input *input, int stream_index, in
     return NULL;
 }
 void ccvideo_decoder_hdr(ccvideo_decoder *decoder, ccvideo_hdr_info *hdr) { (void)decoder, (void)hdr; }
+int ccvideo_decoder_deliver(ccvideo_decoder *decoder, const char *pixel_format, int matrix, int full_range,
+                            char *message, size_t message_size) {
+    (void)decoder, (void)pixel_format, (void)matrix, (void)full_range;
+    ccvideo_set_message(message, message_size, "%s", unavailable);
+    return CCVIDEO_UNAVAILABLE;
+}
 int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8_t *frame, size_t frame_bytes,
                          int64_t *pts, int64_t *duration, char *message, size_t message_size) {
     (void)decoder, (void)output, (void)frame, (void)frame_bytes, (void)pts, (void)duration;
@@ -70,9 +76,11 @@ int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8
 const char *ccvideo_decoder_warnings(ccvideo_decoder *decoder) { (void)decoder; return ""; }
 void ccvideo_decoder_close(ccvideo_decoder *decoder) { (void)decoder; }
 ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, const char *muxer,
-                                    const int *actions, int action_count, const ccvideo_encoder_settings *settings,
-                                    int hdr_metadata, int *status, char *message, size_t message_size) {
-    (void)decoder, (void)path, (void)muxer, (void)actions, (void)action_count, (void)settings, (void)hdr_metadata;
+                                    const int *actions, const char *const *encoders, const int64_t *bit_rates,
+                                    int action_count, const ccvideo_encoder_settings *settings, int hdr_metadata,
+                                    int *status, char *message, size_t message_size) {
+    (void)decoder, (void)path, (void)muxer, (void)actions, (void)encoders, (void)bit_rates, (void)action_count;
+    (void)settings, (void)hdr_metadata;
     *status = CCVIDEO_UNAVAILABLE;
     ccvideo_set_message(message, message_size, "%s", unavailable);
     return NULL;
@@ -110,13 +118,15 @@ static void log_callback(void *context, int level, const char *format, va_list a
 #define CCVIDEO_SONAME(library, major) "lib" library ".so." AV_STRINGIFY(major)
 
 static void load(void) {
-    const char *names[3] = {
+    const char *names[5] = {
         CCVIDEO_SONAME("avutil", LIBAVUTIL_VERSION_MAJOR),
         CCVIDEO_SONAME("avcodec", LIBAVCODEC_VERSION_MAJOR),
         CCVIDEO_SONAME("avformat", LIBAVFORMAT_VERSION_MAJOR),
+        CCVIDEO_SONAME("swscale", LIBSWSCALE_VERSION_MAJOR),
+        CCVIDEO_SONAME("swresample", LIBSWRESAMPLE_VERSION_MAJOR),
     };
-    void *handles[3];
-    for (int index = 0; index < 3; index++) {
+    void *handles[5];
+    for (int index = 0; index < 5; index++) {
         handles[index] = dlopen(names[index], RTLD_NOW | RTLD_LOCAL);
         if (handles[index] == NULL) {
             snprintf(load_failure, sizeof load_failure, "%s is not installed", names[index]);
@@ -131,9 +141,13 @@ static void load(void) {
 #define CCVIDEO_RESOLVE_UTIL(name) CCVIDEO_RESOLVE(0, name)
 #define CCVIDEO_RESOLVE_CODEC(name) CCVIDEO_RESOLVE(1, name)
 #define CCVIDEO_RESOLVE_FORMAT(name) CCVIDEO_RESOLVE(2, name)
+#define CCVIDEO_RESOLVE_SCALE(name) CCVIDEO_RESOLVE(3, name)
+#define CCVIDEO_RESOLVE_RESAMPLE(name) CCVIDEO_RESOLVE(4, name)
     CCVIDEO_AVUTIL(CCVIDEO_RESOLVE_UTIL)
     CCVIDEO_AVCODEC(CCVIDEO_RESOLVE_CODEC)
     CCVIDEO_AVFORMAT(CCVIDEO_RESOLVE_FORMAT)
+    CCVIDEO_SWSCALE(CCVIDEO_RESOLVE_SCALE)
+    CCVIDEO_SWRESAMPLE(CCVIDEO_RESOLVE_RESAMPLE)
     av.av_log_set_callback(log_callback);
     loaded = 1;
 }
@@ -211,6 +225,37 @@ void ccvideo_failure(ccvideo_log_sink *sink, int code, char *message, size_t siz
     pthread_mutex_unlock(&sinks_lock);
     if (text[0] == 0 && av.av_strerror(code, text, sizeof text) < 0) snprintf(text, sizeof text, "error %d", code);
     ccvideo_set_message(message, size, "%s", text);
+}
+
+// MARK: - Converting frames
+
+static int is_yuvj(enum AVPixelFormat format) {
+    return format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
+        || format == AV_PIX_FMT_YUVJ440P || format == AV_PIX_FMT_YUVJ411P;
+}
+
+int ccvideo_converter_open(ccvideo_converter *converter, int width, int height, enum AVPixelFormat from,
+                           enum AVPixelFormat to, int matrix, int full_range, int inward) {
+    converter->from = from;
+    converter->to = to;
+    converter->context = NULL;
+    if (from == to) return 0;
+    // Inward: chroma repeated over its block (neighbour), outward: averaged over it (area); the
+    // two undo each other. Rounded, not truncated.
+    int flags = inward ? SWS_POINT | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP
+                       : SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT;
+    converter->context = av.sws_getContext(width, height, from, width, height, to, flags, NULL, NULL, NULL);
+    if (converter->context == NULL) return AVERROR(EINVAL);
+    // The deprecated yuvj formats are full range whatever the clip says.
+    int from_full = full_range || is_yuvj(from), to_full = full_range || is_yuvj(to);
+    const int *coefficients = av.sws_getCoefficients(matrix);
+    av.sws_setColorspaceDetails(converter->context, coefficients, from_full, coefficients, to_full, 0, 1 << 16, 1 << 16);
+    return 0;
+}
+
+void ccvideo_converter_close(ccvideo_converter *converter) {
+    if (converter->context != NULL) av.sws_freeContext(converter->context);
+    converter->context = NULL;
 }
 
 int ccvideo_status(int code, int otherwise) {

@@ -160,6 +160,7 @@ void ccvideo_decoder_close(ccvideo_decoder *decoder) {
     ccvideo_remove_sink(&decoder->sink);
     for (int index = 0; index < decoder->pending_count; index++) av.av_packet_free(&decoder->pending[index]);
     free(decoder->pending);
+    ccvideo_converter_close(&decoder->converter);
     av.av_frame_free(&decoder->frame);
     av.av_packet_free(&decoder->packet);
     av.avcodec_free_context(&decoder->codec);
@@ -271,6 +272,10 @@ ccvideo_decoder *ccvideo_decoder_open(ccvideo_input *input, int stream_index, in
     decoder->stream = stream_index;
     int primed = receive(decoder, NULL, message, message_size);
     if (primed < 0) {
+        // The size the first frame's own header declared, for the message.
+        memset(info, 0, sizeof *info);
+        info->width = decoder->codec->width;
+        info->height = decoder->codec->height;
         *status = -primed;
         ccvideo_decoder_close(decoder);
         return NULL;
@@ -280,6 +285,7 @@ ccvideo_decoder *ccvideo_decoder_open(ccvideo_input *input, int stream_index, in
     decoder->width = primed ? decoder->frame->width : decoder->codec->width;
     decoder->height = primed ? decoder->frame->height : decoder->codec->height;
     decoder->pixel_format = primed ? (enum AVPixelFormat)decoder->frame->format : decoder->codec->pix_fmt;
+    decoder->delivered_format = decoder->pixel_format;
     memset(info, 0, sizeof *info);
     info->width = decoder->width;
     info->height = decoder->height;
@@ -297,6 +303,21 @@ ccvideo_decoder *ccvideo_decoder_open(ccvideo_input *input, int stream_index, in
     info->field_order = stream->codecpar->field_order;
     *status = CCVIDEO_OK;
     return decoder;
+}
+
+int ccvideo_decoder_deliver(ccvideo_decoder *decoder, const char *pixel_format, int matrix, int full_range,
+                            char *message, size_t message_size) {
+    enum AVPixelFormat format = av.av_get_pix_fmt(pixel_format);
+    ccvideo_converter_close(&decoder->converter);
+    if (format == AV_PIX_FMT_NONE
+        || ccvideo_converter_open(&decoder->converter, decoder->width, decoder->height, decoder->pixel_format, format,
+                                  matrix, full_range, 1) < 0) {
+        const char *name = av.av_get_pix_fmt_name(decoder->pixel_format);
+        ccvideo_set_message(message, message_size, "no conversion from %s to %s", name != NULL ? name : "none", pixel_format);
+        return CCVIDEO_DECODE_FAILED;
+    }
+    decoder->delivered_format = format;
+    return CCVIDEO_OK;
 }
 
 static double q2d(AVRational value) {
@@ -375,9 +396,21 @@ int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8
         av.av_frame_unref(decoded);
         return -CCVIDEO_FORMAT_CHANGED;
     }
-    int copied = av.av_image_copy_to_buffer(frame, (int)frame_bytes, (const uint8_t *const *)decoded->data,
+    int copied;
+    if (decoder->converter.context != NULL) {
+        uint8_t *planes[4];
+        int strides[4];
+        copied = av.av_image_get_buffer_size(decoder->delivered_format, decoded->width, decoded->height, 1);
+        if (copied >= 0 && (size_t)copied == frame_bytes) {
+            av.av_image_fill_arrays(planes, strides, frame, decoder->delivered_format, decoded->width, decoded->height, 1);
+            av.sws_scale(decoder->converter.context, (const uint8_t *const *)decoded->data, decoded->linesize, 0,
+                         decoded->height, planes, strides);
+        }
+    } else {
+        copied = av.av_image_copy_to_buffer(frame, (int)frame_bytes, (const uint8_t *const *)decoded->data,
                                             decoded->linesize, (enum AVPixelFormat)decoded->format, decoded->width,
                                             decoded->height, 1);
+    }
     *pts = decoded->best_effort_timestamp == AV_NOPTS_VALUE ? INT64_MIN : decoded->best_effort_timestamp;
 #if LIBAVUTIL_VERSION_MAJOR >= 58
     *duration = decoded->duration > 0 ? decoded->duration : 0;

@@ -1,7 +1,7 @@
 // See include/ccvideo.h: the output file, its graded video encoded here and the input's other
 // streams copied as packets (as FFmpeg's doc/examples/remux.c does), with the chapters, the
 // metadata and the streams' side data.
-#include "ccvideo_internal.h"
+#include "ccvideo_transcode.h"
 
 #ifdef CCVIDEO_HAVE_FFMPEG
 
@@ -23,8 +23,13 @@ struct ccvideo_output {
     AVBufferRef *staging;
     size_t frame_bytes;
     int wraps_staging;
-    /// The output stream of each input stream, or -1 where it is not kept.
+    /// The caller's frames' format, and the conversion to the encoder's when it is another.
+    enum AVPixelFormat source_format;
+    ccvideo_converter converter;
+    /// The output stream of each input stream, or -1 where it is not kept; the re-encoding of
+    /// those re-encoded.
     int *map;
+    ccvideo_transcode **transcodes;
     int map_count;
     AVFormatContext *input;
     /// Each frame's timestamp and duration, until its packet comes back from the encoder.
@@ -44,11 +49,16 @@ void ccvideo_output_close(ccvideo_output *output) {
     av.av_frame_free(&output->frame);
     av.av_packet_free(&output->packet);
     av.av_buffer_unref(&output->staging);
+    ccvideo_converter_close(&output->converter);
     av.avcodec_free_context(&output->codec);
     if (output->muxer != NULL) {
         if (output->file_open) av.avio_closep(&output->muxer->pb);
         av.avformat_free_context(output->muxer);
     }
+    for (int index = 0; index < output->map_count && output->transcodes != NULL; index++) {
+        ccvideo_transcode_close(output->transcodes[index]);
+    }
+    free(output->transcodes);
     free(output->map);
     free(output);
 }
@@ -179,19 +189,27 @@ static int open_encoder(ccvideo_output *output, const ccvideo_encoder_settings *
         ccvideo_failure(&output->sink, code, message, message_size);
         return ccvideo_status(code, CCVIDEO_ENCODE_FAILED);
     }
+    enum AVPixelFormat source_format = settings->source_format != NULL ? av.av_get_pix_fmt(settings->source_format) : pixel_format;
+    if (source_format == AV_PIX_FMT_NONE
+        || ccvideo_converter_open(&output->converter, context->width, context->height, source_format, pixel_format,
+                                  settings->matrix, settings->full_range, 0) < 0) {
+        ccvideo_set_message(message, message_size, "no conversion from %s to %s", settings->source_format, settings->pixel_format);
+        return CCVIDEO_ENCODE_FAILED;
+    }
+    output->source_format = source_format;
     // Packed frames go to the encoder without a copy when every plane and row starts on a
     // 32-byte boundary, as FFmpeg's own frames do (some encoders' vector loops assume it).
     uint8_t *planes[4] = {0};
     int strides[4] = {0};
     uint8_t *const aligned_base = (uint8_t *)(uintptr_t)64;
-    int bytes = av.av_image_fill_arrays(planes, strides, aligned_base, pixel_format, context->width, context->height, 1);
+    int bytes = av.av_image_fill_arrays(planes, strides, aligned_base, source_format, context->width, context->height, 1);
     if (bytes <= 0) {
         ccvideo_set_message(message, message_size, "no frame of %dx%d %s", context->width, context->height,
                             settings->pixel_format);
         return CCVIDEO_ENCODE_FAILED;
     }
     output->frame_bytes = (size_t)bytes;
-    output->wraps_staging = 1;
+    output->wraps_staging = output->converter.context == NULL;
     for (int plane = 0; plane < 4; plane++) {
         if (planes[plane] != NULL && (((uintptr_t)planes[plane] % 32) != 0 || strides[plane] % 32 != 0)) {
             output->wraps_staging = 0;
@@ -267,11 +285,14 @@ static int has_quicktime_keys(const AVDictionary *metadata) {
 }
 
 ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, const char *muxer,
-                                    const int *actions, int action_count, const ccvideo_encoder_settings *settings,
-                                    int hdr_metadata, int *status, char *message, size_t message_size) {
+                                    const int *actions, const char *const *encoders, const int64_t *bit_rates,
+                                    int action_count, const ccvideo_encoder_settings *settings, int hdr_metadata,
+                                    int *status, char *message, size_t message_size) {
     ccvideo_output *output = calloc(1, sizeof *output);
     AVFormatContext *input = decoder->input->format;
-    if (output == NULL || (output->map = calloc(input->nb_streams, sizeof *output->map)) == NULL) {
+    if (output == NULL || (output->map = calloc(input->nb_streams, sizeof *output->map)) == NULL
+        || (output->transcodes = calloc(input->nb_streams, sizeof *output->transcodes)) == NULL) {
+        if (output != NULL) free(output->map);
         free(output);
         ccvideo_set_message(message, message_size, "out of memory");
         *status = CCVIDEO_NO_MEMORY;
@@ -300,8 +321,14 @@ ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, 
     int next = 1;
     for (int index = 0; index < output->map_count; index++) {
         int action = index < action_count ? actions[index] : CCVIDEO_STREAM_DROP;
-        output->map[index] = index == decoder->stream ? 0 : action == CCVIDEO_STREAM_COPY ? next++ : -1;
+        output->map[index] = index == decoder->stream ? 0 : action != CCVIDEO_STREAM_DROP ? next++ : -1;
         if (output->map[index] <= 0) continue;
+        if (action == CCVIDEO_STREAM_ENCODE) {
+            code = ccvideo_transcode_open(&output->transcodes[index], input->streams[index], output->muxer, encoders[index],
+                                          bit_rates[index], message, message_size);
+            if (code < 0) return fail(output, status, ccvideo_status(code, CCVIDEO_ENCODE_FAILED));
+            continue;
+        }
         result = add_copied_stream(output, input->streams[index], message, message_size);
         if (result != CCVIDEO_OK) return fail(output, status, result);
     }
@@ -346,6 +373,14 @@ static int write_failure(ccvideo_output *output, int code, char *message, size_t
 int ccvideo_output_copy_packet(ccvideo_output *output, AVPacket *packet, char *message, size_t message_size) {
     int index = packet->stream_index;
     if (index < 0 || index >= output->map_count || output->map[index] <= 0) return CCVIDEO_OK;
+    if (output->transcodes[index] != NULL) {
+        int code = ccvideo_transcode_packet(output->transcodes[index], output->muxer, packet);
+        if (code < 0) {
+            ccvideo_failure(NULL, code, message, message_size);
+            return ccvideo_status(code, CCVIDEO_ENCODE_FAILED);
+        }
+        return CCVIDEO_OK;
+    }
     AVStream *stream = output->muxer->streams[output->map[index]];
     av.av_packet_rescale_ts(packet, output->input->streams[index]->time_base, stream->time_base);
     packet->stream_index = stream->index;
@@ -413,11 +448,18 @@ int ccvideo_output_send(ccvideo_output *output, int64_t pts, int64_t duration, c
         }
         uint8_t *planes[4];
         int strides[4];
-        av.av_image_fill_arrays(planes, strides, output->staging->data, format, width, height, 1);
-        av.av_image_copy(picture->data, picture->linesize, (const uint8_t **)planes, strides, format, width, height);
+        av.av_image_fill_arrays(planes, strides, output->staging->data, output->source_format, width, height, 1);
+        if (output->converter.context != NULL) {
+            av.sws_scale(output->converter.context, (const uint8_t *const *)planes, strides, 0, height, picture->data,
+                         picture->linesize);
+        } else {
+            av.av_image_copy(picture->data, picture->linesize, (const uint8_t **)planes, strides, format, width, height);
+        }
     }
     picture->pts = pts;
     picture->pict_type = AV_PICTURE_TYPE_NONE;
+    // A fixed quantiser (MPEG-2, MPEG-4, Motion JPEG at `qscale`) is read from each frame.
+    if (output->codec->flags & AV_CODEC_FLAG_QSCALE) picture->quality = output->codec->global_quality;
     // A frame without a duration of its own lasts until the next one.
     int previous = (output->pending_next + CCVIDEO_DURATIONS - 1) % CCVIDEO_DURATIONS;
     if (output->sent && output->pending_duration[previous] <= 0 && pts > output->pending_pts[previous]) {
@@ -461,6 +503,14 @@ int ccvideo_output_finish(ccvideo_output *output, char *message, size_t message_
     }
     int status = drain(output, message, message_size);
     if (status != CCVIDEO_OK) return status;
+    for (int index = 0; index < output->map_count; index++) {
+        if (output->transcodes[index] == NULL) continue;
+        code = ccvideo_transcode_packet(output->transcodes[index], output->muxer, NULL);
+        if (code < 0) {
+            ccvideo_failure(NULL, code, message, message_size);
+            return ccvideo_status(code, CCVIDEO_ENCODE_FAILED);
+        }
+    }
     code = av.av_write_trailer(output->muxer);
     if (code < 0) return write_failure(output, code, message, message_size);
     if (output->file_open) {

@@ -5,6 +5,8 @@ import _CVideoCodec
 struct FFmpegLibraryError: Error {
     var status: Int32
     var message: String
+    /// For a first frame that did not decode: the size its own header declared, if it got that far.
+    var frameSize: (width: Int, height: Int)? = nil
 
     /// Memory could not be had (for a clip's headers: they ask for more than there is).
     var outOfMemory: Bool { status == CCVIDEO_NO_MEMORY }
@@ -12,6 +14,10 @@ struct FFmpegLibraryError: Error {
     var formatChanged: Bool { status == CCVIDEO_FORMAT_CHANGED }
     /// The output's container cannot hold a stream; `message` names its codec.
     var containerCannotHold: Bool { status == CCVIDEO_CONTAINER_CANNOT_HOLD }
+    /// Writing the output or encoding for it failed (not reading the clip).
+    var isOutputFailure: Bool {
+        [CCVIDEO_WRITE_FAILED, CCVIDEO_ENCODE_FAILED, CCVIDEO_CONTAINER_CANNOT_HOLD].contains(status)
+    }
     /// The libraries are not installed.
     var unavailable: Bool { status == CCVIDEO_UNAVAILABLE }
 }

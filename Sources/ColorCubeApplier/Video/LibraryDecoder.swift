@@ -14,7 +14,8 @@ final class LibraryDecoder {
         var status: Int32 = 0
         guard let handle = ccvideo_decoder_open(input.handle, Int32(streamIndex), 0, &info, &status, &message,
                                                 message.count) else {
-            throw FFmpegLibraryError(status: status, message: FFmpegLibraries.message(message))
+            throw FFmpegLibraryError(status: status, message: FFmpegLibraries.message(message),
+                                     frameSize: info.width > 0 && info.height > 0 ? (Int(info.width), Int(info.height)) : nil)
         }
         self.handle = handle
         self.input = input
@@ -26,6 +27,14 @@ final class LibraryDecoder {
     var pointer: OpaquePointer { handle }
 
     var pixelFormat: String { FFmpegLibraries.string(info.pixel_format) }
+
+    /// Has the decoder deliver frames in `pixelFormat`, converted from its own by FFmpeg's
+    /// scaler (`matrix`: SWS_CS_*, between YCbCr and RGB).
+    func deliver(_ pixelFormat: String, matrix: Int32, fullRange: Bool) throws(FFmpegLibraryError) {
+        var message = [CChar](repeating: 0, count: Int(CCVIDEO_MESSAGE_SIZE))
+        let status = ccvideo_decoder_deliver(handle, pixelFormat, matrix, fullRange ? 1 : 0, &message, message.count)
+        guard status == CCVIDEO_OK else { throw FFmpegLibraryError(status: status, message: FFmpegLibraries.message(message)) }
+    }
 
     /// HDR10's static metadata and the dynamic kinds, from the stream and its first frame.
     var hdrMetadata: HDRMetadata {

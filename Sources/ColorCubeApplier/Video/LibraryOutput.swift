@@ -19,32 +19,58 @@ final class LibraryOutput {
         var color: VideoColor
         /// A codec tag ("hvc1"), or nil for the muxer's choice.
         var codecTag: String?
+        /// The graded frames' format, converted to `pixelFormat` when it is another, with the
+        /// clip's matrix (SWS_CS_*) and range between YCbCr and RGB.
+        var sourceFormat: String
+        var scalerMatrix: Int32
+        var fullRange: Bool
     }
 
-    /// Opens the encoder and the file at `path` (FFmpeg's muxer `muxer`), keeping of the input's
-    /// streams those `keep` lists (by index).
-    init(decoder: LibraryDecoder, path: String, muxer: String, keep: Set<Int>, encoder: Encoder,
+    /// What becomes of one of the input's streams beside the video.
+    enum StreamAction {
+        case copy
+        /// Re-encoded with an FFmpeg encoder, at a bitrate in bits a second when given.
+        case encode(encoder: String, bitRate: Int64?)
+    }
+
+    /// Opens the encoder and the file at `path` (FFmpeg's muxer `muxer`); of the input's other
+    /// streams, `streams` says which are kept and how (by index; absent: dropped).
+    init(decoder: LibraryDecoder, path: String, muxer: String, streams: [Int: StreamAction], encoder: Encoder,
          hdrMetadata: Bool) throws(FFmpegLibraryError) {
         var message = [CChar](repeating: 0, count: Int(CCVIDEO_MESSAGE_SIZE))
         var status: Int32 = 0
         let count = Int(ccvideo_input_stream_count(decoder.input.handle))
-        let actions = (0..<count).map { keep.contains($0) ? CCVIDEO_STREAM_COPY : CCVIDEO_STREAM_DROP }
-        let strings = [encoder.name, encoder.pixelFormat] + encoder.options.flatMap { [$0.0, $0.1] }
+        var actions = [Int32](repeating: CCVIDEO_STREAM_DROP, count: count)
+        var streamEncoders = [UnsafeMutablePointer<CChar>?](repeating: nil, count: count)
+        var bitRates = [Int64](repeating: 0, count: count)
+        for (index, action) in streams where index < count {
+            switch action {
+            case .copy:
+                actions[index] = CCVIDEO_STREAM_COPY
+            case .encode(let name, let bitRate):
+                actions[index] = CCVIDEO_STREAM_ENCODE
+                streamEncoders[index] = strdup(name)
+                bitRates[index] = bitRate ?? 0
+            }
+        }
+        let strings = [encoder.name, encoder.pixelFormat, encoder.sourceFormat] + encoder.options.flatMap { [$0.0, $0.1] }
         let color = [encoder.color.matrix, encoder.color.range, encoder.color.primaries, encoder.color.transfer, encoder.codecTag]
         let copies = strings.map { strdup($0) }
         let optional = color.map { $0.map { strdup($0) } ?? nil }
-        defer { (copies + optional).forEach { free($0) } }
-        let names = stride(from: 2, to: copies.count, by: 2).map { UnsafePointer(copies[$0]) }
-        let values = stride(from: 3, to: copies.count, by: 2).map { UnsafePointer(copies[$0]) }
+        defer { (copies + optional + streamEncoders).forEach { free($0) } }
+        let names = stride(from: 3, to: copies.count, by: 2).map { UnsafePointer(copies[$0]) }
+        let values = stride(from: 4, to: copies.count, by: 2).map { UnsafePointer(copies[$0]) }
+        let encoderNames = streamEncoders.map { $0.map { UnsafePointer($0) } }
         let opened: OpaquePointer? = names.withUnsafeBufferPointer { namePointers in
             values.withUnsafeBufferPointer { valuePointers in
                 var settings = ccvideo_encoder_settings(
-                    encoder: copies[0], stream: decoder.info, pixel_format: copies[1],
+                    encoder: copies[0], stream: decoder.info, pixel_format: copies[1], source_format: copies[2],
+                    matrix: encoder.scalerMatrix, full_range: encoder.fullRange ? 1 : 0,
                     option_names: namePointers.baseAddress, option_values: valuePointers.baseAddress,
                     option_count: Int32(encoder.options.count), color_matrix: optional[0], color_range: optional[1],
                     color_primaries: optional[2], color_transfer: optional[3], codec_tag: optional[4], threads: 0)
-                return ccvideo_output_open(decoder.pointer, path, muxer, actions, Int32(actions.count), &settings,
-                                           hdrMetadata ? CCVIDEO_HDR_METADATA_KEEP : CCVIDEO_HDR_METADATA_DROP,
+                return ccvideo_output_open(decoder.pointer, path, muxer, actions, encoderNames, bitRates, Int32(count),
+                                           &settings, hdrMetadata ? CCVIDEO_HDR_METADATA_KEEP : CCVIDEO_HDR_METADATA_DROP,
                                            &status, &message, message.count)
             }
         }

@@ -92,25 +92,6 @@ public struct StreamPlan: Sendable, Equatable {
         }
     }
 
-    /// ffmpeg's options after `-i graded -i original`: the graded video, then each kept stream of
-    /// the original with its metadata, copied unless re-encoded. Output stream 0 is the video.
-    func arguments(videoStreamIndex: Int) -> [String] {
-        var maps = ["-map", "0:v:0"]
-        var codecs = ["-c", "copy", "-map_metadata:s:0", "1:s:\(videoStreamIndex)"]
-        var output = 1
-        for entry in entries {
-            if case .drop = entry.action { continue }
-            maps += ["-map", "1:\(entry.stream.index)"]
-            codecs += ["-map_metadata:s:\(output)", "1:s:\(entry.stream.index)"]
-            if case .encode(let encoder, let bitrate, _) = entry.action {
-                codecs += ["-c:\(output)", encoder]
-                if let bitrate { codecs += ["-b:\(output)", bitrate] }
-            }
-            output += 1
-        }
-        return maps + codecs
-    }
-
     /// One line per stream not copied as it was: "audio pcm_s16le re-encoded as aac (256k): the
     /// container does not hold it", "dropped a bin_data data track (its chapters are kept)".
     public var notes: [String] {

@@ -25,9 +25,10 @@ import Dispatch
 ///   gives the same colours), except that a full-range source is always tagged so.
 /// - Every graded frame keeps its timestamp and its duration (a variable frame rate survives,
 ///   the last frame's too); the other streams stay on the same timeline.
-/// - Other layouts (RGB, semi-planar, packed), streams to re-encode for the output's container,
-///   and every clip with `COLORCUBE_VIDEO_PIPES` set still go through two ffmpeg programs
-///   (`VideoApplier+Programs`).
+/// - Other layouts are converted by FFmpeg's scaler in process: semi-planar and packed YCbCr
+///   (nv12, p010, yuyv422) repacked exactly to planar, RGB clips graded as rgb24 or rgb48le;
+///   the encoder's own format, where it is another, is converted to on the way out.
+/// - Streams the output's container cannot hold are re-encoded in process (`StreamPlan`).
 /// - The output is written to a temporary name beside it and renamed when the encoder has
 ///   finished (`AtomicFile`); any failure removes it and reports one reason.
 public struct VideoApplier: Sendable {
@@ -128,22 +129,22 @@ public struct VideoApplier: Sendable {
         do {
             decoder = try LibraryDecoder(input: clip, streamIndex: probe.streamIndex)
         } catch {
-            throw VideoError.decodeFailed(path: input, reason: VideoProbe.withoutPath(error.message, path: input))
+            let reason = VideoProbe.withoutPath(error.message, path: input)
+            if let size = error.frameSize, size != (probe.width, probe.height) {
+                // A frame that says it is larger than its container does: its size is the evidence.
+                try options.pixelLimit.check(width: size.width, height: size.height, path: input)
+                throw VideoError.frameSizeMismatch(path: input, width: size.width, height: size.height,
+                                                   declaredWidth: probe.width, declaredHeight: probe.height, reason: reason)
+            }
+            throw VideoError.decodeFailed(path: input, reason: reason)
         }
         let hdr = try hdrPlan(for: probe, input: input, encoder: encoding.encoder, metadata: decoder.hdrMetadata)
         if let parameters = hdr.encoderParameters { encoding.addParameters(parameters) }
-        let plan = try VideoCommands(probe: probe, input: input, encoding: encoding, muxer: muxer,
-                                     audioEncoder: options.audioCodec, outputColor: hdr.outputColor)
+        let plan = try VideoPlan(probe: probe, input: input, encoding: encoding, muxer: muxer,
+                                 audioEncoder: options.audioCodec, outputColor: hdr.outputColor)
         var times = StageTimes()
-        let inProcess = Self.inProcessFormat(plan, decoder: decoder)
-        let programs = inProcess == nil ? try FFmpegTools.programs(for: input) : nil
         let frames = try AtomicFile.write(to: output) { temporary in
-            if let inProcess {
-                return try runInProcess(plan, hdr: hdr, format: inProcess.format, library: inProcess.library, decoder: decoder,
-                                        output: output, temporary: temporary, times: &times, progress: progress)
-            }
-            return try run(plan, hdr: hdr, ffmpeg: programs ?? "ffmpeg", input: input, output: output, temporary: temporary,
-                           times: &times, progress: progress)
+            try grade(plan, hdr: hdr, decoder: decoder, output: output, temporary: temporary, times: &times, progress: progress)
         }
         var report = Report(probe: probe, encoding: encoding, frames: frames)
         report.times = times

@@ -39,16 +39,6 @@ public struct VideoColor: Sendable, Equatable {
         }
     }
 
-    /// ffmpeg output options that tag a stream with this description (only the fields set).
-    public var taggingArguments: [String] {
-        var arguments: [String] = []
-        if let matrix { arguments += ["-colorspace", matrix] }
-        if let primaries { arguments += ["-color_primaries", primaries] }
-        if let transfer { arguments += ["-color_trc", transfer] }
-        if let range { arguments += ["-color_range", range] }
-        return arguments
-    }
-
     /// True when the transfer is PQ or HLG: the look then sees HDR code values.
     public var isHDR: Bool { hdrSignal != nil }
 }

@@ -5,9 +5,6 @@ import ColorCubeCore
 public enum VideoError: ColorCubeError, Equatable {
     /// FFmpeg's libraries could not be opened (`reason`: which one is missing).
     case librariesMissing(path: String, reason: String)
-    /// The `ffmpeg` program, which clips the libraries in process do not take need, is not on
-    /// the PATH.
-    case ffmpegMissing(path: String, program: String)
     /// FFmpeg could not read the file as a media file (truncated, corrupt).
     case unreadable(path: String, reason: String)
     /// The file holds no video stream (audio only, or a still image container).
@@ -15,6 +12,9 @@ public enum VideoError: ColorCubeError, Equatable {
     /// The video's frames are `width` x `height`, more than FFmpeg decodes (it refuses frames of
     /// about 268 million pixels and more, padding included).
     case frameTooLarge(path: String, width: Int, height: Int)
+    /// The first frame's own header declares `width` x `height`, not the container's size, and
+    /// the frame does not decode (`reason`: FFmpeg's).
+    case frameSizeMismatch(path: String, width: Int, height: Int, declaredWidth: Int, declaredHeight: Int, reason: String)
     /// FFmpeg ran out of memory reading the container's headers: an index (an MP4's sample
     /// tables) that is damaged or declares more entries than fit in memory.
     case indexTooLarge(path: String)
@@ -41,8 +41,6 @@ public enum VideoError: ColorCubeError, Equatable {
     case malformedFrames(path: String, reason: String)
     /// A clip in a batch run without a `VideoApplier`.
     case noVideoApplier(path: String)
-    /// A child process could not be started.
-    case cannotStart(program: String, reason: String)
 
     public var remedy: ErrorRemedy? {
         switch self {
@@ -54,14 +52,14 @@ public enum VideoError: ColorCubeError, Equatable {
 
     public var path: String? {
         switch self {
-        case .librariesMissing(let path, _), .ffmpegMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
-             .frameTooLarge(let path, _, _), .indexTooLarge(let path),
+        case .librariesMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
+             .frameTooLarge(let path, _, _), .indexTooLarge(let path), .frameSizeMismatch(let path, _, _, _, _, _),
              .unsupportedPixelFormat(let path, _), .unsupportedMatrix(let path, _),
              .noDefaultEncoder(let path, _), .containerCannotHold(let path, _, _), .unknownContainer(let path),
              .decodeFailed(let path, _), .encodeFailed(let path, _), .malformedFrames(let path, _),
              .noVideoApplier(let path):
             path
-        case .unknownEncoder, .crfNotSupported, .cannotStart:
+        case .unknownEncoder, .crfNotSupported:
             nil
         }
     }
@@ -71,15 +69,15 @@ public enum VideoError: ColorCubeError, Equatable {
         case .librariesMissing(let path, let reason):
             "\(path) is a video clip, and grading clips needs FFmpeg's libraries (\(reason)): "
                 + "install them (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more"
-        case .ffmpegMissing(let path, let program):
-            "\(path) is a video clip, and grading clips needs FFmpeg (\(program) is not on the PATH): "
-                + "install it (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more"
         case .unreadable(let path, let reason):
             "\(path): cannot read the clip: \(reason)"
         case .noVideoStream(let path):
             "\(path): the file has no video stream to grade"
         case .frameTooLarge(let path, let width, let height):
             "\(path): its frames are \(width)x\(height), more than FFmpeg decodes; the clip cannot be graded at that size"
+        case .frameSizeMismatch(let path, let width, let height, let declaredWidth, let declaredHeight, let reason):
+            "\(path): its first frame says it is \(width)x\(height) (\(Self.grouped(width * height)) pixels) where the container "
+                + "says \(declaredWidth)x\(declaredHeight), and it does not decode (\(reason)): the clip is damaged; use an intact copy"
         case .indexTooLarge(let path):
             "\(path): cannot read the clip: its index (the table of its frames) is damaged or too large to load "
                 + "(FFmpeg ran out of memory reading it); use an intact copy of the clip"
@@ -105,8 +103,17 @@ public enum VideoError: ColorCubeError, Equatable {
             "\(path): unexpected decoded frames: \(reason)"
         case .noVideoApplier(let path):
             "\(path) is a video clip, and this batch grades images only"
-        case .cannotStart(let program, let reason):
-            "cannot start \(program): \(reason)"
         }
+    }
+
+    /// `value` with commas between groups of three digits ("256,000,000").
+    private static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var result = ""
+        for (offset, digit) in digits.enumerated() {
+            if offset > 0, (digits.count - offset) % 3 == 0 { result.append(",") }
+            result.append(digit)
+        }
+        return result
     }
 }

@@ -145,10 +145,18 @@ typedef struct ccvideo_hdr_info {
 
 /// Opens the decoder of `input`'s stream `stream_index` on `threads` threads (0: as many as
 /// cores) and decodes its first frame (kept for the first `ccvideo_decoder_next`). NULL on
-/// failure with the status in `*status` and the reason in `message`. Packets of other streams
+/// failure with the status in `*status`, the reason in `message`, and in `info` only the size
+/// the decoder read from the frame's own header (0 when none). Packets of other streams
 /// read meanwhile are kept for the output (`ccvideo_decoder_next`).
 ccvideo_decoder *ccvideo_decoder_open(ccvideo_input *input, int stream_index, int threads, ccvideo_stream_info *info,
                                       int *status, char *message, size_t message_size);
+
+/// Has the decoder deliver frames in `pixel_format` (FFmpeg's name), converted from its own with
+/// libswscale where they differ: planar YCbCr repacked exactly (nv12 to yuv420p), RGB to RGB,
+/// or YCbCr to RGB with `matrix` (SWS_CS_*) and `full_range` (chroma repeated over its block).
+/// Returns CCVIDEO_OK, or CCVIDEO_DECODE_FAILED when there is no such conversion.
+int ccvideo_decoder_deliver(ccvideo_decoder *decoder, const char *pixel_format, int matrix, int full_range,
+                            char *message, size_t message_size);
 
 /// HDR10's metadata and dynamic metadata kinds the stream and its first frame carry.
 void ccvideo_decoder_hdr(ccvideo_decoder *decoder, ccvideo_hdr_info *hdr);
@@ -177,9 +185,14 @@ void ccvideo_decoder_close(ccvideo_decoder *decoder);
 typedef struct ccvideo_encoder_settings {
     const char *encoder;
     /// The frames: their size, time base, rate, aspect, chroma siting and field order (the
-    /// decoder's), and their pixel format (the name here; the info's own is not read).
+    /// decoder's), and the encoder's pixel format (the name here; the info's own is not read).
     ccvideo_stream_info stream;
     const char *pixel_format;
+    /// The format of the frames the caller fills; converted to `pixel_format` with libswscale
+    /// (chroma averaged over its block, `matrix` SWS_CS_* and `full_range` between YCbCr and RGB)
+    /// when it is another. NULL: `pixel_format`.
+    const char *source_format;
+    int matrix, full_range;
     const char *const *option_names;
     const char *const *option_values;
     int option_count;
@@ -194,22 +207,24 @@ typedef struct ccvideo_encoder_settings {
 /// What the output does with each of the input's streams, by index.
 #define CCVIDEO_STREAM_DROP 0
 #define CCVIDEO_STREAM_COPY 1
-/// The graded video (exactly one stream).
-#define CCVIDEO_STREAM_GRADED 2
+/// Re-encoded: audio resampled for the encoder, text subtitles decoded and encoded again.
+#define CCVIDEO_STREAM_ENCODE 3
 
 /// What the output keeps of the input's video stream's side data.
 #define CCVIDEO_HDR_METADATA_DROP 0
 #define CCVIDEO_HDR_METADATA_KEEP 1
 
 /// Opens the encoder and the output file `path` in FFmpeg's muxer `muxer`: the graded stream
-/// first, then the input's streams whose `actions` say COPY, in order, each with its codec
-/// parameters, time base, dispositions, metadata and side data; the input's chapters and
-/// metadata. `hdr_metadata` says whether the video's mastering display and light level side
-/// data stay (an HDR clip made SDR drops them); the display matrix always stays. The file is
-/// written by `ccvideo_output_finish`. NULL on failure with the status and the reason.
+/// first, then the input's streams whose `actions` say COPY (each with its codec parameters,
+/// time base, dispositions, metadata and side data) or ENCODE (with the encoder `encoders[i]`
+/// at `bit_rates[i]` bits a second when > 0, dispositions and metadata), in order; the input's
+/// chapters and metadata. `hdr_metadata` says whether the video's mastering display and light
+/// level side data stay (an HDR clip made SDR drops them); the display matrix always stays.
+/// The file is written by `ccvideo_output_finish`. NULL on failure with the status and reason.
 ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, const char *muxer,
-                                    const int *actions, int action_count, const ccvideo_encoder_settings *settings,
-                                    int hdr_metadata, int *status, char *message, size_t message_size);
+                                    const int *actions, const char *const *encoders, const int64_t *bit_rates,
+                                    int action_count, const ccvideo_encoder_settings *settings, int hdr_metadata,
+                                    int *status, char *message, size_t message_size);
 
 /// The packed frame to fill before the next `ccvideo_output_send` (64-byte aligned; it may
 /// change from one frame to the next); NULL when memory could not be had.

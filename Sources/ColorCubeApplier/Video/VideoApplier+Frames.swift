@@ -1,40 +1,47 @@
 import ColorCubeCore
 
 extension VideoApplier {
-    /// The frame format and encoder settings to grade `plan`'s clip in process, or nil when it
-    /// takes the ffmpeg programs: a layout other than planar YCbCr, an encoder that does not
-    /// take it, options that have no library form, or a stream to re-encode.
-    static func inProcessFormat(_ plan: VideoCommands, decoder: LibraryDecoder)
-        -> (format: YCbCrFrameFormat, library: VideoCommands.LibraryEncoding)? {
-        guard !pipesForced, let format = plan.ycbcrFormat, plan.encoding.pixelFormat == format.name,
-              let library = plan.libraryEncoding, plan.streams.entries.allSatisfy(\.isCopiedOrDropped) else { return nil }
-        let decoded = VideoPixelFormat(decoder.pixelFormat)
-        guard Int(decoder.info.width) == plan.probe.width, Int(decoder.info.height) == plan.probe.height,
-              !decoded.name.hasSuffix("be"), YCbCrFrameFormat(source: decoded) == format else { return nil }
-        return (format, library)
-    }
-
-    /// Grades a planar YCbCr clip with FFmpeg's libraries in this process: decoded here, graded in
-    /// place, encoded and written here beside the source's other streams (copied as packets),
-    /// its chapters, metadata and side data.
-    func runInProcess(_ plan: VideoCommands, hdr: HDRPlan, format: YCbCrFrameFormat, library: VideoCommands.LibraryEncoding,
-                      decoder: LibraryDecoder, output: String, temporary: String, times: inout StageTimes,
-                      progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
+    /// Grades the clip: decoded here (converted to `plan.frames` where the decoder's layout is
+    /// another), graded in place, converted to the encoder's format where it is another, encoded
+    /// and written here beside the source's other streams (copied as packets, or re-encoded), its
+    /// chapters, metadata and side data.
+    func grade(_ plan: VideoPlan, hdr: HDRPlan, decoder: LibraryDecoder, output: String, temporary: String,
+               times: inout StageTimes, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
         let input = plan.input
-        guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
-                                            height: plan.probe.height, matrix: plan.matrix ?? "",
-                                            fullRange: plan.range == "pc", hdr: hdr.mapping,
-                                            outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix),
-                                            dither: options.dither) else {
-            throw VideoError.unsupportedMatrix(path: input, matrix: plan.matrix ?? "none")
+        let fullRange = plan.range == "pc"
+        var grade: (UnsafeMutableRawPointer) -> Void
+        switch plan.frames {
+        case .ycbcr(let format):
+            guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
+                                                height: plan.probe.height, matrix: plan.matrix ?? "", fullRange: fullRange,
+                                                hdr: hdr.mapping, outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix),
+                                                dither: options.dither) else {
+                throw VideoError.unsupportedMatrix(path: input, matrix: plan.matrix ?? "none")
+            }
+            grade = { grader.grade($0) }
+        case .rgb(let format):
+            var stream = RawStreamApplier(engine: hdr.engine, width: plan.probe.width, height: plan.probe.height,
+                                          format: format, pixelLimit: options.pixelLimit, name: input)
+            stream.dither = options.dither
+            let applier = stream
+            grade = { applier.apply(toFrame: $0) }
         }
-        let kept = Set(plan.streams.entries.compactMap { $0.action == .copy ? $0.stream.index : nil })
+        let decoded = VideoPixelFormat(decoder.pixelFormat)
+        if decoded.name != plan.frames.name, YCbCrFrameFormat(source: decoded).map({ VideoPlan.FrameFormat.ycbcr($0) }) != plan.frames {
+            do {
+                try decoder.deliver(plan.frames.name, matrix: plan.scalerMatrixConstant, fullRange: fullRange)
+            } catch {
+                throw VideoError.unsupportedPixelFormat(path: input, pixelFormat: "\(decoded.name) (\(error.message))")
+            }
+        }
+        let library = plan.libraryEncoding
         let writer: LibraryOutput
         do {
-            writer = try LibraryOutput(decoder: decoder, path: temporary, muxer: plan.muxer, keep: kept,
-                                       encoder: .init(name: plan.encoding.encoder, pixelFormat: format.name,
+            writer = try LibraryOutput(decoder: decoder, path: temporary, muxer: plan.muxer, streams: plan.streamActions,
+                                       encoder: .init(name: plan.encoding.encoder, pixelFormat: plan.encoding.pixelFormat,
                                                       options: library.options, color: plan.outputColor,
-                                                      codecTag: library.codecTag),
+                                                      codecTag: library.codecTag, sourceFormat: plan.frames.name,
+                                                      scalerMatrix: plan.scalerMatrixConstant, fullRange: fullRange),
                                        hdrMetadata: hdr.keepsStaticMetadata)
         } catch {
             throw Self.outputFailure(error, output: output, muxer: plan.muxer)
@@ -62,7 +69,8 @@ extension VideoApplier {
             } catch {
                 let reason = VideoProbe.withoutPath(error.message, path: input)
                 if error.formatChanged { throw VideoError.malformedFrames(path: input, reason: reason) }
-                if error.status == 3 { throw VideoError.encodeFailed(path: output, reason: reason) }  // a copied packet's write
+                // A copied or re-encoded stream's packet that could not be written.
+                if error.isOutputFailure { throw Self.outputFailure(error, output: output, muxer: plan.muxer) }
                 throw VideoError.decodeFailed(path: input, reason: reason)
             }
             lap(\.decode)
@@ -72,7 +80,7 @@ extension VideoApplier {
             let time = next.pts ?? last.map { $0 + 1 } ?? 0
             if let last, time <= last { continue }
             last = time
-            grader.grade(frame)
+            grade(frame)
             lap(\.lut)
             do {
                 try writer.send(pts: time, duration: next.duration)
@@ -103,7 +111,7 @@ extension VideoApplier {
     /// After a clip was graded without a failure: a clip cut short decodes without an error up to
     /// where it ends (FFmpeg only warns, "File ended prematurely", "partial file", or the
     /// container's own frame count tells), so either is a failure here.
-    static func checkComplete(_ plan: VideoCommands, frames: Int, decoderWarnings: String, input: String) throws(VideoError) {
+    static func checkComplete(_ plan: VideoPlan, frames: Int, decoderWarnings: String, input: String) throws(VideoError) {
         if let warning = decoderWarnings.split(whereSeparator: \.isNewline).first(where: { line in
             truncationWarnings.contains { line.lowercased().contains($0) }
         }) {
@@ -120,6 +128,6 @@ extension VideoApplier {
     /// "[mp4 @ 0x55d0] Could not find tag" -> "Could not find tag".
     static func withoutBrackets(_ line: String) -> String {
         guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return line }
-        return String(line[line.index(after: close)...]).trimmingCharacters()
+        return String(line[line.index(after: close)...].drop { $0 == " " })
     }
 }
