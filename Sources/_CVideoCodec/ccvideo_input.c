@@ -106,13 +106,6 @@ static int kind_of(enum AVMediaType type) {
     }
 }
 
-/// FFmpeg's name of a colour field into a probe's 32 bytes; empty for "unknown" (unspecified)
-/// and "reserved".
-static void copy_name(char *to, const char *name) {
-    if (name == NULL || strcmp(name, "unknown") == 0 || strcmp(name, "reserved") == 0) name = "";
-    snprintf(to, 32, "%s", name);
-}
-
 int ccvideo_input_stream(ccvideo_input *input, int index, ccvideo_stream_probe *probe) {
     if (index < 0 || (unsigned)index >= input->format->nb_streams) return 0;
     memset(probe, 0, sizeof *probe);
@@ -129,12 +122,11 @@ int ccvideo_input_stream(ccvideo_input *input, int index, ccvideo_stream_probe *
     const char *pixel_format = parameters->codec_type == AVMEDIA_TYPE_VIDEO
         ? av.av_get_pix_fmt_name((enum AVPixelFormat)parameters->format) : NULL;
     snprintf(probe->pixel_format, sizeof probe->pixel_format, "%s", pixel_format != NULL ? pixel_format : "none");
-    if (parameters->codec_type == AVMEDIA_TYPE_VIDEO) {
-        copy_name(probe->color_matrix, av.av_color_space_name(parameters->color_space));
-        copy_name(probe->color_range, av.av_color_range_name(parameters->color_range));
-        copy_name(probe->color_primaries, av.av_color_primaries_name(parameters->color_primaries));
-        copy_name(probe->color_transfer, av.av_color_transfer_name(parameters->color_trc));
-    }
+    probe->color_matrix = parameters->color_space;
+    probe->color_range = parameters->color_range;
+    probe->color_primaries = parameters->color_primaries;
+    probe->color_transfer = parameters->color_trc;
+    probe->chroma_location = parameters->chroma_location;
     probe->attached_picture = (stream->disposition & AV_DISPOSITION_ATTACHED_PIC) != 0;
     probe->frame_count = stream->nb_frames > 0 ? stream->nb_frames : 0;
     probe->duration = stream->duration != AV_NOPTS_VALUE && stream->duration >= 0 && stream->time_base.den > 0

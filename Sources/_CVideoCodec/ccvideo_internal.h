@@ -37,9 +37,7 @@ void ccvideo_set_message(char *message, size_t size, const char *format, ...);
     X(av_log_format_line2) X(av_malloc) X(av_mallocz) X(av_calloc) X(av_free) X(av_buffer_alloc) X(av_buffer_ref) \
     X(av_buffer_unref) X(av_buffer_is_writable) X(av_frame_get_side_data) X(av_display_rotation_get)               \
     X(av_image_check_size2) X(av_rescale_q) X(av_image_get_buffer_size) X(av_audio_fifo_alloc) X(av_audio_fifo_free)  \
-    X(av_audio_fifo_write) X(av_audio_fifo_read) X(av_audio_fifo_size) X(av_channel_layout_copy) X(av_color_space_name) X(av_color_range_name) X(av_color_primaries_name)   \
-    X(av_color_transfer_name) X(av_color_space_from_name) X(av_color_range_from_name) X(av_color_primaries_from_name) \
-    X(av_color_transfer_from_name)
+    X(av_audio_fifo_write) X(av_audio_fifo_read) X(av_audio_fifo_size) X(av_channel_layout_copy)
 #define CCVIDEO_AVCODEC(X)                                                                                         \
     X(avcodec_find_decoder) X(avcodec_find_encoder_by_name) X(avcodec_alloc_context3) X(avcodec_free_context)      \
     X(avcodec_parameters_to_context) X(avcodec_parameters_from_context) X(avcodec_parameters_copy) X(avcodec_open2) \

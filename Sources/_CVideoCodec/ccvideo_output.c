@@ -155,22 +155,10 @@ static int open_encoder(ccvideo_output *output, const ccvideo_encoder_settings *
     if (info->aspect_num > 0) context->sample_aspect_ratio = (AVRational){info->aspect_num, info->aspect_den};
     context->chroma_sample_location = info->chroma_location;
     context->field_order = info->field_order;
-    int matrix = settings->color_matrix != NULL ? av.av_color_space_from_name(settings->color_matrix) : AVCOL_SPC_UNSPECIFIED;
-    int range = settings->color_range != NULL ? av.av_color_range_from_name(settings->color_range) : AVCOL_RANGE_UNSPECIFIED;
-    int primaries = settings->color_primaries != NULL ? av.av_color_primaries_from_name(settings->color_primaries)
-                                                      : AVCOL_PRI_UNSPECIFIED;
-    int transfer = settings->color_transfer != NULL ? av.av_color_transfer_from_name(settings->color_transfer)
-                                                    : AVCOL_TRC_UNSPECIFIED;
-    if (matrix < 0 || range < 0 || primaries < 0 || transfer < 0) {
-        ccvideo_set_message(message, message_size, "FFmpeg knows no colour %s", matrix < 0 ? settings->color_matrix
-                            : range < 0 ? settings->color_range : primaries < 0 ? settings->color_primaries
-                            : settings->color_transfer);
-        return CCVIDEO_ENCODE_FAILED;
-    }
-    context->colorspace = matrix;
-    context->color_range = range;
-    context->color_primaries = primaries;
-    context->color_trc = transfer;
+    context->colorspace = settings->color_matrix;
+    context->color_range = settings->color_range;
+    context->color_primaries = settings->color_primaries;
+    context->color_trc = settings->color_transfer;
     context->thread_count = settings->threads;
     if (output->muxer->oformat->flags & AVFMT_GLOBALHEADER) context->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     AVDictionary *options = NULL;

@@ -115,14 +115,14 @@ import Testing
     }
 
     @Test func clipsTagsNameTheirSignalAndSpace() {
-        #expect(VideoColor(primaries: "bt2020", transfer: "arib-std-b67").hdrSpace?.id == "hlg_rec2020_display")
-        #expect(VideoColor(primaries: "smpte432", transfer: "smpte2084").hdrSpace?.id == "pq_p3d65_display")
-        #expect(VideoColor(primaries: "bt709", transfer: "bt709").hdrSignal == nil)
-        #expect(VideoColor(transfer: "smpte2084").hdrGamut == Gamuts.rec2020)
-        #expect(VideoColor(primaries: "smpte432", transfer: "iec61966-2-1").sdrSpace?.id == "srgb_p3d65_scene")
-        #expect(VideoColor(primaries: "bt709", transfer: "bt709").sdrSpace?.id == "ocio:itu709_rec709_scene")
-        #expect(VideoColor(transfer: "gamma22").sdrSpace?.id == "g22_rec709_scene")
-        #expect(VideoColor(primaries: "bt2020", transfer: "arib-std-b67").sdrSpace == nil)
+        #expect(VideoColor(primaries: .bt2020, transfer: .aribStdB67).hdrSpace?.id == "hlg_rec2020_display")
+        #expect(VideoColor(primaries: .smpte432, transfer: .smpte2084).hdrSpace?.id == "pq_p3d65_display")
+        #expect(VideoColor(primaries: .bt709, transfer: .bt709).hdrSignal == nil)
+        #expect(VideoColor(transfer: .smpte2084).hdrGamut == Gamuts.rec2020)
+        #expect(VideoColor(primaries: .smpte432, transfer: .iec61966_2_1).sdrSpace?.id == "srgb_p3d65_scene")
+        #expect(VideoColor(primaries: .bt709, transfer: .bt709).sdrSpace?.id == "ocio:itu709_rec709_scene")
+        #expect(VideoColor(transfer: .gamma22).sdrSpace?.id == "g22_rec709_scene")
+        #expect(VideoColor(primaries: .bt2020, transfer: .aribStdB67).sdrSpace == nil)
     }
 }
 

@@ -87,8 +87,8 @@ extension VideoColor {
     /// The HDR signal the transfer names (PQ, HLG), or nil for SDR.
     public var hdrSignal: HDRRendition.Signal? {
         switch transfer {
-        case "smpte2084": .pq
-        case "arib-std-b67": .hlg
+        case .smpte2084?: .pq
+        case .aribStdB67?: .hlg
         default: nil
         }
     }
@@ -96,8 +96,8 @@ extension VideoColor {
     /// The primaries' gamut for an HDR clip: BT.2020 unless tagged P3-D65 or BT.709.
     public var hdrGamut: Gamut {
         switch primaries {
-        case "smpte432": Gamuts.p3D65
-        case "bt709": Gamuts.rec709
+        case .smpte432?: Gamuts.p3D65
+        case .bt709?: Gamuts.rec709
         default: Gamuts.rec2020
         }
     }
@@ -106,14 +106,14 @@ extension VideoColor {
     /// (BT.709, BT.601, BT.2020's 10 and 12-bit forms) over BT.709 primaries, the sRGB curve over
     /// BT.709 or P3-D65, gamma 2.2, or linear light; nil for HDR, untagged or other streams.
     public var sdrSpace: ColorSpace? {
-        let id: String? = switch (transfer, primaries ?? "bt709") {
-        case ("bt709"?, "bt709"), ("smpte170m"?, "bt709"), ("bt2020-10"?, "bt709"), ("bt2020-12"?, "bt709"): "ocio:itu709_rec709_scene"
-        case ("iec61966-2-1"?, "bt709"): "srgb_rec709_scene"
-        case ("iec61966-2-1"?, "smpte432"): "srgb_p3d65_scene"
-        case ("gamma22"?, "bt709"): "g22_rec709_scene"
-        case ("linear"?, "bt709"): "lin_rec709_scene"
-        case ("linear"?, "bt2020"): "lin_rec2020_scene"
-        case ("linear"?, "smpte432"): "lin_p3d65_scene"
+        let id: String? = switch (transfer, primaries ?? .bt709) {
+        case (.bt709?, .bt709), (.smpte170m?, .bt709), (.bt2020_10?, .bt709), (.bt2020_12?, .bt709): "ocio:itu709_rec709_scene"
+        case (.iec61966_2_1?, .bt709): "srgb_rec709_scene"
+        case (.iec61966_2_1?, .smpte432): "srgb_p3d65_scene"
+        case (.gamma22?, .bt709): "g22_rec709_scene"
+        case (.linear?, .bt709): "lin_rec709_scene"
+        case (.linear?, .bt2020): "lin_rec2020_scene"
+        case (.linear?, .smpte432): "lin_p3d65_scene"
         default: nil
         }
         return id.flatMap(ColorSpaces.named)
@@ -122,7 +122,7 @@ extension VideoColor {
     /// The catalogue's display space of an HDR clip's signal and primaries, where it has one.
     public var hdrSpace: ColorSpace? {
         switch (hdrSignal, primaries) {
-        case (.pq?, "smpte432"?): ColorSpaces.named("pq_p3d65_display")
+        case (.pq?, .smpte432?): ColorSpaces.named("pq_p3d65_display")
         case (.pq?, _): ColorSpaces.named("pq_rec2020_display")
         case (.hlg?, _): ColorSpaces.named("hlg_rec2020_display")
         case (nil, _): nil

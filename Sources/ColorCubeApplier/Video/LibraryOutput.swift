@@ -54,10 +54,11 @@ final class LibraryOutput {
             }
         }
         let strings = [encoder.name, encoder.pixelFormat, encoder.sourceFormat] + encoder.options.flatMap { [$0.0, $0.1] }
-        let color = [encoder.color.matrix, encoder.color.range, encoder.color.primaries, encoder.color.transfer, encoder.codecTag]
         let copies = strings.map { strdup($0) }
-        let optional = color.map { $0.map { strdup($0) } ?? nil }
-        defer { (copies + optional + streamEncoders).forEach { free($0) } }
+        let codecTag = encoder.codecTag.map { strdup($0) } ?? nil
+        defer { (copies + [codecTag] + streamEncoders).forEach { free($0) } }
+        // FFmpeg's (and H.273's) codes; 2, 0, 2, 2: unspecified.
+        let color = encoder.color
         let names = stride(from: 3, to: copies.count, by: 2).map { UnsafePointer(copies[$0]) }
         let values = stride(from: 4, to: copies.count, by: 2).map { UnsafePointer(copies[$0]) }
         let encoderNames = streamEncoders.map { $0.map { UnsafePointer($0) } }
@@ -67,8 +68,9 @@ final class LibraryOutput {
                     encoder: copies[0], stream: decoder.info, pixel_format: copies[1], source_format: copies[2],
                     matrix: encoder.scalerMatrix, full_range: encoder.fullRange ? 1 : 0,
                     option_names: namePointers.baseAddress, option_values: valuePointers.baseAddress,
-                    option_count: Int32(encoder.options.count), color_matrix: optional[0], color_range: optional[1],
-                    color_primaries: optional[2], color_transfer: optional[3], codec_tag: optional[4], threads: 0)
+                    option_count: Int32(encoder.options.count), color_matrix: color.matrix?.rawValue ?? 2,
+                    color_range: color.range?.rawValue ?? 0, color_primaries: color.primaries?.rawValue ?? 2,
+                    color_transfer: color.transfer?.rawValue ?? 2, codec_tag: codecTag, threads: 0)
                 return ccvideo_output_open(decoder.pointer, path, muxer, actions, encoderNames, bitRates, Int32(count),
                                            &settings, hdrMetadata ? CCVIDEO_HDR_METADATA_KEEP : CCVIDEO_HDR_METADATA_DROP,
                                            &status, &message, message.count)

@@ -8,15 +8,15 @@ extension VideoApplier {
     func grade(_ plan: VideoPlan, hdr: HDRPlan, decoder: LibraryDecoder, output: String, temporary: String,
                times: inout StageTimes, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
         let input = plan.input
-        let fullRange = plan.range == "pc"
+        let fullRange = plan.fullRange
         var grade: (UnsafeMutableRawPointer) -> Void
         switch plan.frames {
         case .ycbcr(let format):
             guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
-                                                height: plan.probe.height, matrix: plan.matrix ?? "", fullRange: fullRange,
-                                                hdr: hdr.mapping, outputMatrix: hdr.outputColor?.matrix.flatMap(VideoColor.scalerMatrix),
+                                                height: plan.probe.height, matrix: plan.matrix ?? .bt709, fullRange: fullRange,
+                                                hdr: hdr.mapping, outputMatrix: hdr.outputColor?.matrix,
                                                 dither: options.dither) else {
-                throw VideoError.unsupportedMatrix(path: input, matrix: plan.matrix ?? "none")
+                throw VideoError.unsupportedMatrix(path: input, matrix: plan.matrix?.name ?? "none")
             }
             grade = { grader.grade($0) }
         case .rgb(let format):

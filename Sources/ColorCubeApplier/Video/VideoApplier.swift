@@ -129,14 +129,16 @@ public struct VideoApplier: Sendable {
         do {
             decoder = try LibraryDecoder(input: clip, streamIndex: probe.streamIndex)
         } catch {
-            let reason = VideoProbe.withoutPath(error.message, path: input)
-            if let size = error.frameSize, size != (probe.width, probe.height) {
-                // A frame that says it is larger than its container does: its size is the evidence.
-                try options.pixelLimit.check(width: size.width, height: size.height, path: input)
-                throw VideoError.frameSizeMismatch(path: input, width: size.width, height: size.height,
-                                                   declaredWidth: probe.width, declaredHeight: probe.height, reason: reason)
-            }
-            throw VideoError.decodeFailed(path: input, reason: reason)
+            // The first frame's size is the evidence: over the limit, the limit says so; within
+            // it, the frame is damaged.
+            let size = error.frameSize ?? (probe.width, probe.height)
+            try options.pixelLimit.check(width: size.width, height: size.height, path: input)
+            let differs = size != (probe.width, probe.height)
+            throw VideoError.firstFrameUndecodable(path: input, width: size.width, height: size.height,
+                                                   limit: options.pixelLimit.maxPixels,
+                                                   reason: VideoProbe.withoutPath(error.message, path: input),
+                                                   containerWidth: differs ? probe.width : nil,
+                                                   containerHeight: differs ? probe.height : nil)
         }
         let hdr = try hdrPlan(for: probe, input: input, encoder: encoding.encoder, metadata: decoder.hdrMetadata)
         if let parameters = hdr.encoderParameters { encoding.addParameters(parameters) }

@@ -12,9 +12,11 @@ public enum VideoError: ColorCubeError, Equatable {
     /// The video's frames are `width` x `height`, more than FFmpeg decodes (it refuses frames of
     /// about 268 million pixels and more, padding included).
     case frameTooLarge(path: String, width: Int, height: Int)
-    /// The first frame's own header declares `width` x `height`, not the container's size, and
-    /// the frame does not decode (`reason`: FFmpeg's).
-    case frameSizeMismatch(path: String, width: Int, height: Int, declaredWidth: Int, declaredHeight: Int, reason: String)
+    /// The first frame, `width` x `height` (as its own header says, else the container), does not
+    /// decode (`reason`: FFmpeg's); `containerWidth` and `containerHeight` are the container's
+    /// size where the frame says another. `limit` is the pixel limit it was within.
+    case firstFrameUndecodable(path: String, width: Int, height: Int, limit: Int, reason: String,
+                               containerWidth: Int?, containerHeight: Int?)
     /// FFmpeg ran out of memory reading the container's headers: an index (an MP4's sample
     /// tables) that is damaged or declares more entries than fit in memory.
     case indexTooLarge(path: String)
@@ -53,7 +55,7 @@ public enum VideoError: ColorCubeError, Equatable {
     public var path: String? {
         switch self {
         case .librariesMissing(let path, _), .unreadable(let path, _), .noVideoStream(let path),
-             .frameTooLarge(let path, _, _), .indexTooLarge(let path), .frameSizeMismatch(let path, _, _, _, _, _),
+             .frameTooLarge(let path, _, _), .indexTooLarge(let path), .firstFrameUndecodable(let path, _, _, _, _, _, _),
              .unsupportedPixelFormat(let path, _), .unsupportedMatrix(let path, _),
              .noDefaultEncoder(let path, _), .containerCannotHold(let path, _, _), .unknownContainer(let path),
              .decodeFailed(let path, _), .encodeFailed(let path, _), .malformedFrames(let path, _),
@@ -75,9 +77,11 @@ public enum VideoError: ColorCubeError, Equatable {
             "\(path): the file has no video stream to grade"
         case .frameTooLarge(let path, let width, let height):
             "\(path): its frames are \(width)x\(height), more than FFmpeg decodes; the clip cannot be graded at that size"
-        case .frameSizeMismatch(let path, let width, let height, let declaredWidth, let declaredHeight, let reason):
-            "\(path): its first frame says it is \(width)x\(height) (\(Self.grouped(width * height)) pixels) where the container "
-                + "says \(declaredWidth)x\(declaredHeight), and it does not decode (\(reason)): the clip is damaged; use an intact copy"
+        case .firstFrameUndecodable(let path, let width, let height, let limit, let reason, let containerWidth, let containerHeight):
+            "\(path): its first frame, \(width)x\(height) (\(Self.grouped(width * height)) pixels, within the limit of "
+                + "\(Self.grouped(limit))), does not decode (\(reason))"
+                + (containerWidth.map { ", and the container says \($0)x\(containerHeight ?? 0)" } ?? "")
+                + ": the clip is damaged; use an intact copy"
         case .indexTooLarge(let path):
             "\(path): cannot read the clip: its index (the table of its frames) is damaged or too large to load "
                 + "(FFmpeg ran out of memory reading it); use an intact copy of the clip"

@@ -11,9 +11,9 @@ struct VideoPlan: Sendable {
     /// cube kept), or RGB for RGB clips (`RawStreamApplier`).
     let frames: FrameFormat
     let frameBytes: Int
-    /// The scaler's matrix and range names; nil for RGB sources.
-    let matrix: String?
-    let range: String
+    /// The matrix the frames are converted with (nil for RGB sources), and their range.
+    let matrix: VideoColor.Matrix?
+    let range: VideoColor.Range
     /// The output's colour description when it is not the source's (an HDR clip made SDR).
     let colorOverride: VideoColor?
 
@@ -38,7 +38,7 @@ struct VideoPlan: Sendable {
         self.encoding = encoding
         self.muxer = muxer
         streams = StreamPlan(streams: probe.streams, muxer: muxer, audioEncoder: audioEncoder)
-        range = probe.pixelFormat.impliesFullRange ? "pc" : probe.color.effectiveRange
+        range = probe.pixelFormat.impliesFullRange ? .full : probe.color.effectiveRange
         if probe.pixelFormat.isRGB {
             matrix = nil
             let format: RawPixelFormat = probe.pixelFormat.bitDepth > 8 ? .rgb48le : .rgb24
@@ -47,10 +47,8 @@ struct VideoPlan: Sendable {
             return
         }
         let effective = probe.color.effectiveMatrix(height: probe.height)
-        guard let scaler = VideoColor.scalerMatrix(effective) else {
-            throw .unsupportedMatrix(path: input, matrix: effective)
-        }
-        matrix = scaler
+        guard effective.lumaCoefficients != nil else { throw .unsupportedMatrix(path: input, matrix: effective.name) }
+        matrix = effective
         // Planar YCbCr is graded as the decoder made it; semi-planar and packed layouts (nv12,
         // p010, yuyv422) are repacked to their planar twin, exactly, and 4:1:1 or 4:4:0 to 4:4:4.
         guard let format = YCbCrFrameFormat(source: probe.pixelFormat) ?? YCbCrFrameFormat(source: Self.planarTwin(of: probe.pixelFormat)) else {
@@ -68,23 +66,21 @@ struct VideoPlan: Sendable {
         return VideoPixelFormat("yuv\(subsampling)p" + (depth > 8 ? "\(depth)le" : ""))
     }
 
+    /// True for full-range codes.
+    var fullRange: Bool { range == .full }
+
     /// FFmpeg's scaler's constant (SWS_CS_*) for the matrix the frames are converted with
-    /// between YCbCr and RGB: the output's when it has its own, else the clip's.
+    /// between YCbCr and RGB: the output's when it has its own, else the clip's, else BT.601
+    /// (the scaler's own default, for RGB clips).
     var scalerMatrixConstant: Int32 {
-        switch colorOverride?.matrix.flatMap(VideoColor.scalerMatrix) ?? matrix {
-        case "bt709": 1
-        case "fcc": 4
-        case "smpte240m": 7
-        case "bt2020": 9
-        default: 5  // BT.601, the scaler's own default
-        }
+        (colorOverride?.matrix ?? matrix)?.scalerConstant ?? 5
     }
 
     /// The output's colour description: the source's, and full range said whenever it is.
     var outputColor: VideoColor {
         if let colorOverride { return colorOverride }
         var color = probe.color
-        if color.range == nil, range == "pc" { color.range = "pc" }
+        if color.range == nil, range == .full { color.range = .full }
         return color
     }
 

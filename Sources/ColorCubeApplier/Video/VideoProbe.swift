@@ -113,9 +113,10 @@ public struct VideoProbe: Sendable, Equatable {
             return text.isEmpty ? nil : text
         }
         let pixelFormat = VideoPixelFormat(name(video.pixel_format).flatMap { $0 == "none" ? nil : $0 } ?? "yuv420p")
-        var color = VideoColor(matrix: name(video.color_matrix), range: name(video.color_range),
-                               primaries: name(video.color_primaries), transfer: name(video.color_transfer))
-        if color.matrix == "gbr" { color.matrix = nil }
+        var color = VideoColor(matrix: .init(rawValue: video.color_matrix), range: .init(rawValue: video.color_range),
+                               primaries: .init(rawValue: video.color_primaries), transfer: .init(rawValue: video.color_transfer),
+                               chromaLocation: .init(rawValue: video.chroma_location))
+        if color.matrix == .rgb { color.matrix = nil }
         var frameCount = video.frame_count > 0 ? Int(video.frame_count) : nil
         let exact = frameCount != nil
         let duration = video.duration >= 0 ? video.duration : input.duration

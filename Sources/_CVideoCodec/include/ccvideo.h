@@ -67,11 +67,11 @@ typedef struct ccvideo_stream_probe {
     /// The codec profile's name ("High", "Main 10"), or empty.
     char profile[64];
     /// Video: its size, pixel format name ("none" when unknown) and colour description as
-    /// FFmpeg names it (av_color_space_name ...: "bt709", "tv", "arib-std-b67"; empty when
-    /// unspecified).
+    /// FFmpeg's integers, which are ITU-T H.273's codes (AVColorSpace, AVColorRange,
+    /// AVColorPrimaries, AVColorTransferCharacteristic, AVChromaLocation).
     int width, height;
     char pixel_format[32];
-    char color_matrix[32], color_range[32], color_primaries[32], color_transfer[32];
+    int color_matrix, color_range, color_primaries, color_transfer, chroma_location;
     /// 1 for a picture attached to the file (cover art), not a clip.
     int attached_picture;
     /// The container's frame count (0 when it has none); its duration in seconds (< 0 when it
@@ -196,8 +196,9 @@ typedef struct ccvideo_encoder_settings {
     const char *const *option_names;
     const char *const *option_values;
     int option_count;
-    /// The colour description as FFmpeg names it ("bt709", "tv", "smpte2084"); NULL: unspecified.
-    const char *color_matrix, *color_range, *color_primaries, *color_transfer;
+    /// The colour description as FFmpeg's integers (H.273's codes; AVCOL_*_UNSPECIFIED where
+    /// untagged).
+    int color_matrix, color_range, color_primaries, color_transfer;
     /// The stream's codec tag as four characters ("hvc1"), or NULL for the muxer's choice.
     const char *codec_tag;
     /// Threads for the encoder (0: as the encoder decides).
