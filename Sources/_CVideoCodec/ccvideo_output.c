@@ -216,9 +216,10 @@ static int open_encoder(ccvideo_output *output, const ccvideo_encoder_settings *
 }
 
 /// The graded stream: the encoder's parameters, the source stream's metadata, dispositions and
-/// side data.
-static int add_graded_stream(ccvideo_output *output, const AVStream *source, const ccvideo_encoder_settings *settings,
-                             int hdr) {
+/// side data (HDR10's from the first frame too, when the stream has none).
+static int add_graded_stream(ccvideo_output *output, const ccvideo_decoder *decoder,
+                             const ccvideo_encoder_settings *settings, int hdr) {
+    const AVStream *source = decoder->input->format->streams[decoder->stream];
     AVStream *stream = av.avformat_new_stream(output->muxer, NULL);
     if (stream == NULL) return AVERROR(ENOMEM);
     int code = av.avcodec_parameters_from_context(stream->codecpar, output->codec);
@@ -232,7 +233,23 @@ static int add_graded_stream(ccvideo_output *output, const AVStream *source, con
         stream->codecpar->codec_tag = MKTAG(tag[0], tag[1], tag[2], tag[3]);
     }
     if ((code = copy_metadata(&stream->metadata, source->metadata)) < 0) return code;
-    return copy_side_data(source, stream, hdr);
+    if ((code = copy_side_data(source, stream, hdr)) < 0 || !hdr || !decoder->primed) return code;
+    // HDR10's static metadata that a bitstream carries in its first frame only (HEVC's SEI) goes
+    // on the output stream too, where MP4, MOV and Matroska keep it in their own boxes.
+    const struct { enum AVFrameSideDataType frame; enum AVPacketSideDataType stream; size_t size; } kinds[] = {
+        {AV_FRAME_DATA_MASTERING_DISPLAY_METADATA, AV_PKT_DATA_MASTERING_DISPLAY_METADATA, sizeof(AVMasteringDisplayMetadata)},
+        {AV_FRAME_DATA_CONTENT_LIGHT_LEVEL, AV_PKT_DATA_CONTENT_LIGHT_LEVEL, sizeof(AVContentLightMetadata)},
+    };
+    for (size_t kind = 0; kind < sizeof kinds / sizeof *kinds; kind++) {
+        const AVFrameSideData *side = av.av_frame_get_side_data(decoder->frame, kinds[kind].frame);
+        if (side == NULL || side->size < kinds[kind].size || av.av_stream_get_side_data(stream, kinds[kind].stream, NULL) != NULL) {
+            continue;
+        }
+        uint8_t *data = av.av_stream_new_side_data(stream, kinds[kind].stream, kinds[kind].size);
+        if (data == NULL) return AVERROR(ENOMEM);
+        memcpy(data, side->data, kinds[kind].size);
+    }
+    return 0;
 }
 
 /// A stream copied as it is.
@@ -301,7 +318,7 @@ ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, 
     output->sink.contexts[1] = output->muxer;
     int result = open_encoder(output, settings, message, message_size);
     if (result != CCVIDEO_OK) return fail(output, status, result);
-    code = add_graded_stream(output, input->streams[decoder->stream], settings, hdr_metadata);
+    code = add_graded_stream(output, decoder, settings, hdr_metadata);
     if (code < 0) {
         ccvideo_set_message(message, message_size, "out of memory");
         return fail(output, status, CCVIDEO_NO_MEMORY);

@@ -307,7 +307,7 @@ struct VideoCommandTests {
     /// Layouts the grader does not read directly are converted in process by FFmpeg's scaler:
     /// semi-planar and packed YCbCr repacked exactly to planar, RGB graded as RGB; an identity
     /// look through a lossless encoder returns every code.
-    @Test(arguments: [("nv12", "yuv420p"), ("yuyv422", "yuv422p"), ("gbrp", "gbrp"), ("bgr0", "bgr0")])
+    @Test(arguments: [("nv12", "yuv420p"), ("yuyv422", "yuv422p"), ("gbrp", "gbrp"), ("bgr0", "rgb24")])
     func otherLayoutsComeBackCodeForCode(pixelFormat: String, compared: String) throws {
         let scratch = try Scratch()
         let source = scratch.file("clip.nut"), graded = scratch.file("graded.mkv")

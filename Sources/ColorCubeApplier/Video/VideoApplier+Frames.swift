@@ -9,7 +9,7 @@ extension VideoApplier {
                times: inout StageTimes, progress: (@Sendable (Int, Int?) -> Void)?) throws -> Int {
         let input = plan.input
         let fullRange = plan.fullRange
-        var grade: (UnsafeMutableRawPointer) -> Void
+        let grade: (UnsafeMutableRawPointer) -> Void
         switch plan.frames {
         case .ycbcr(let format):
             guard let grader = YCbCrFrameGrader(engine: hdr.engine, format: format, width: plan.probe.width,
