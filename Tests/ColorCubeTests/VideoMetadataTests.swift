@@ -58,6 +58,15 @@ import Testing
         #expect(Set(VideoColor.Transfer.allCases.map(\.name)).count == VideoColor.Transfer.allCases.count)
     }
 
+    /// Without FFmpeg's libraries a clip says which one is missing and what to install (photos
+    /// need none of them); the error is what `VideoProbe` throws when they cannot be opened.
+    @Test func aClipWithoutFFmpegsLibrariesSaysWhatToInstall() {
+        let error = VideoError.librariesMissing(path: "clip.mp4", reason: "libavformat.so.59 is not installed")
+        #expect(error.description == "clip.mp4 is a video clip, and grading clips needs FFmpeg's libraries "
+            + "(libavformat.so.59 is not installed): install them (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more")
+        #expect(error.path == "clip.mp4")
+    }
+
     static func probe(codec: String, pixelFormat: String, profile: String? = nil) -> VideoProbe {
         VideoProbe(streamIndex: 0, codec: codec, profile: profile, width: 1920, height: 1080,
                    pixelFormat: VideoPixelFormat(pixelFormat), color: VideoColor(), frameCount: 10,

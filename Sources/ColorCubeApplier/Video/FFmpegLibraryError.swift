@@ -18,6 +18,4 @@ struct FFmpegLibraryError: Error {
     var isOutputFailure: Bool {
         [CCVIDEO_WRITE_FAILED, CCVIDEO_ENCODE_FAILED, CCVIDEO_CONTAINER_CANNOT_HOLD].contains(status)
     }
-    /// The libraries are not installed.
-    var unavailable: Bool { status == CCVIDEO_UNAVAILABLE }
 }

@@ -139,16 +139,6 @@ public struct VideoProbe: Sendable, Equatable {
         return probe
     }
 
-    /// "30000/1001" as a number; nil for "0/0".
-    static func rational(_ text: String) -> Double? {
-        let parts = text.split(separator: "/")
-        guard parts.count == 2, let numerator = Double(parts[0]), let denominator = Double(parts[1]), denominator != 0 else {
-            return Double(text).flatMap { $0.isFinite ? $0 : nil }
-        }
-        let value = numerator / denominator
-        return value.isFinite ? value : nil
-    }
-
     /// FFmpeg starts its messages with the file name; the caller's message names it already.
     static func withoutPath(_ line: String, path: String) -> String {
         let prefix = path + ": "
