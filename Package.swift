@@ -97,7 +97,7 @@ let package = Package(
             name: "ColorCubeTests",
             dependencies: [
                 "ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeGenerator",
-                "ColorCubeConverter", "ColorCubeEngine", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS",
+                "ColorCubeConverter", "ColorCubeEngine", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS", "_CVideoCodec",
             ]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter"]),

@@ -36,8 +36,6 @@ enum InterruptHandler {
             var waited = mask
             sigwait(&waited, &received)
             Self.received.withLock { $0 = true }
-            // Encoders first, so none goes on writing a temporary that is being removed.
-            FFmpegTools.terminateChildren()
             AtomicFile.removeTemporaryFiles()
             _exit(128 + received)
         }

@@ -69,7 +69,7 @@ import Testing
         let engine = try LUTEngine(transform: identity)
         func graded(precision: Double) throws -> [UInt8] {
             let grader = try #require(YCbCrFrameGrader(engine: engine, format: format, width: width, height: height,
-                                                       matrix: "bt709", fullRange: false, dither: .blueNoise,
+                                                       matrix: .bt709, fullRange: false, dither: .blueNoise,
                                                        lookPrecision: precision))
             var graded = frame
             graded.withUnsafeMutableBytes { grader.grade($0.baseAddress!) }

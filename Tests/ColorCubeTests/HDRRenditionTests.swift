@@ -1,10 +1,11 @@
 @testable import ColorCubeApplier
+import _CVideoCodec
 import ColorCubeTransform
 import Foundation
 import Testing
 
 /// BT.2408's meeting point of HDR and SDR, the roll-off to SDR, the Float tables the frame grader
-/// reads, and HDR10's metadata as ffprobe prints it and x265 takes it.
+/// reads, and HDR10's metadata as FFmpeg's libraries read it and x265 takes it.
 @Suite struct HDRRenditionTests {
     /// BT.2408: reference white is 75% HLG and 58% PQ (rounded in the Recommendation), and is SDR's 1.0.
     @Test func referenceWhiteIsSDRsOne() {
@@ -86,19 +87,19 @@ import Testing
         #expect(worstSignal * 1023 < 0.05, "\(signal): signal \(worstSignal * 1023) of a 10-bit code off")
     }
 
-    static let ffprobeJSON = """
-        {"frames": [{"side_data_list": [
-          {"side_data_type": "Mastering display metadata", "red_x": "34000/50000", "red_y": "16000/50000",
-           "green_x": "13250/50000", "green_y": "34500/50000", "blue_x": "7500/50000", "blue_y": "3000/50000",
-           "white_point_x": "15635/50000", "white_point_y": "16450/50000", "min_luminance": "50/10000",
-           "max_luminance": "40000000/10000"},
-          {"side_data_type": "Content light level metadata", "max_content": 1200, "max_average": 300},
-          {"side_data_type": "HDR Dynamic Metadata SMPTE2094-40 (HDR10+)"}]}],
-         "streams": [{"side_data_list": [{"side_data_type": "DOVI configuration record"}]}]}
-        """
-
     @Test func hdr10MetadataIsReadAndWrittenForTheEncoder() throws {
-        let metadata = HDRMetadata.parse(json: Array(Self.ffprobeJSON.utf8))
+        // As FFmpeg's libraries hand it over (ST 2086 in 1/50000 and 1/10000 units, CTA-861.3 in cd/m²).
+        var info = ccvideo_hdr_info()
+        info.has_mastering = 1
+        info.primaries = ((0.68, 0.32), (0.265, 0.69), (0.15, 0.06), (0.3127, 0.329))
+        info.min_luminance = 0.005
+        info.max_luminance = 4000
+        info.has_light = 1
+        info.max_cll = 1200
+        info.max_fall = 300
+        info.hdr10_plus = 1
+        info.dolby_vision = 1
+        let metadata = HDRMetadata(info)
         let display = try #require(metadata.masteringDisplay)
         #expect(display.red == SIMD2(0.68, 0.32) && display.maxLuminance == 4000 && display.minLuminance == 0.005)
         #expect(metadata.contentLight?.maxCLL == 1200 && metadata.contentLight?.maxFALL == 300)
@@ -114,14 +115,14 @@ import Testing
     }
 
     @Test func clipsTagsNameTheirSignalAndSpace() {
-        #expect(VideoColor(primaries: "bt2020", transfer: "arib-std-b67").hdrSpace?.id == "hlg_rec2020_display")
-        #expect(VideoColor(primaries: "smpte432", transfer: "smpte2084").hdrSpace?.id == "pq_p3d65_display")
-        #expect(VideoColor(primaries: "bt709", transfer: "bt709").hdrSignal == nil)
-        #expect(VideoColor(transfer: "smpte2084").hdrGamut == Gamuts.rec2020)
-        #expect(VideoColor(primaries: "smpte432", transfer: "iec61966-2-1").sdrSpace?.id == "srgb_p3d65_scene")
-        #expect(VideoColor(primaries: "bt709", transfer: "bt709").sdrSpace?.id == "ocio:itu709_rec709_scene")
-        #expect(VideoColor(transfer: "gamma22").sdrSpace?.id == "g22_rec709_scene")
-        #expect(VideoColor(primaries: "bt2020", transfer: "arib-std-b67").sdrSpace == nil)
+        #expect(VideoColor(primaries: .bt2020, transfer: .aribStdB67).hdrSpace?.id == "hlg_rec2020_display")
+        #expect(VideoColor(primaries: .smpte432, transfer: .smpte2084).hdrSpace?.id == "pq_p3d65_display")
+        #expect(VideoColor(primaries: .bt709, transfer: .bt709).hdrSignal == nil)
+        #expect(VideoColor(transfer: .smpte2084).hdrGamut == Gamuts.rec2020)
+        #expect(VideoColor(primaries: .smpte432, transfer: .iec61966_2_1).sdrSpace?.id == "srgb_p3d65_scene")
+        #expect(VideoColor(primaries: .bt709, transfer: .bt709).sdrSpace?.id == "ocio:itu709_rec709_scene")
+        #expect(VideoColor(transfer: .gamma22).sdrSpace?.id == "g22_rec709_scene")
+        #expect(VideoColor(primaries: .bt2020, transfer: .aribStdB67).sdrSpace == nil)
     }
 }
 

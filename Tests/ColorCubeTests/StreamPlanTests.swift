@@ -29,14 +29,22 @@ import Testing
         #expect(mp4.notes.count == 2)
     }
 
-    /// Every kept stream is mapped with its own metadata; dropped ones are not mapped.
-    @Test func argumentsMapEachKeptStreamWithItsMetadata() {
-        let plan = StreamPlan(streams: [Self.audioPCM, Self.movText, Self.chapters], muxer: "mp4")
-        let arguments = plan.arguments(videoStreamIndex: 0)
-        #expect(arguments.starts(with: ["-map", "0:v:0", "-map", "1:1", "-map", "1:2", "-c", "copy"]))
-        #expect(!arguments.contains("1:3"))
-        for pair in [["-map_metadata:s:1", "1:s:1"], ["-map_metadata:s:2", "1:s:2"], ["-c:1", "aac"]] {
-            #expect(arguments.indices.contains { Array(arguments[$0...].prefix(2)) == pair }, "\(pair)")
-        }
+    @Test func timecodeTracksAndAttachmentsFollowTheContainer() {
+        let timecode = VideoProbe.Stream(index: 2, kind: "data", codec: "tmcd")
+        let font = VideoProbe.Stream(index: 3, kind: "attachment", codec: "ttf")
+        #expect(StreamPlan(streams: [timecode, font], muxer: "mov").entries.map(\.action)
+            == [.copy, .drop(reason: "an attached ttf file, which .mov cannot hold")])
+        #expect(StreamPlan(streams: [timecode, font], muxer: "matroska").entries.map(\.action)
+            == [.drop(reason: "a timecode track, which .mkv cannot hold (its start stays in the timecode tag)"), .copy])
+        #expect(StreamPlan(streams: [timecode], muxer: "mp4").entries.map(\.action)
+            == [.drop(reason: "a timecode track, written anew from the video's timecode tag (.mp4 takes no copy)")])
+    }
+
+    /// Audio bitrates as the plan writes them ("256k") in bits a second, for the encoder.
+    @Test func bitratesAreReadAsFFmpegWritesThem() {
+        #expect(VideoPlan.bitRate("256k") == 256_000)
+        #expect(VideoPlan.bitRate("2M") == 2_000_000)
+        #expect(VideoPlan.bitRate("96000") == 96_000)
+        #expect(VideoPlan.bitRate("fast") == nil)
     }
 }

@@ -31,11 +31,11 @@ import Testing
     /// Random codes, many of them colours far outside the RGB cube: an identity look gives every
     /// byte back, whatever the depth, subsampling, range and matrix.
     @Test(arguments: [
-        ("yuv420p", "bt709", false), ("yuv422p", "bt601", true), ("yuv444p", "bt2020", false),
-        ("yuv420p10le", "bt709", false), ("yuv422p10le", "bt601", true),
-        ("yuv444p12le", "bt2020", false), ("yuv420p16le", "smpte240m", true),
-    ] as [(String, String, Bool)])
-    func identityLookReturnsEveryFrameBitForBit(pixelFormat: String, matrix: String, fullRange: Bool) throws {
+        ("yuv420p", .bt709, false), ("yuv422p", .smpte170m, true), ("yuv444p", .bt2020nc, false),
+        ("yuv420p10le", .bt709, false), ("yuv422p10le", .bt470bg, true),
+        ("yuv444p12le", .bt2020nc, false), ("yuv420p16le", .smpte240m, true),
+    ] as [(String, VideoColor.Matrix, Bool)])
+    func identityLookReturnsEveryFrameBitForBit(pixelFormat: String, matrix: VideoColor.Matrix, fullRange: Bool) throws {
         let format = try #require(YCbCrFrameFormat(source: VideoPixelFormat(pixelFormat)))
         let width = 37, height = 11
         let engine = LUTEngine(cube: try ColorCube.identity(size: 17))
@@ -70,7 +70,7 @@ import Testing
         })
         let width = 6 * 6 * 6, height = 1
         let grader = try #require(YCbCrFrameGrader(engine: engine, format: format, width: width, height: height,
-                                                   matrix: "bt709", fullRange: false))
+                                                   matrix: .bt709, fullRange: false))
         let (kr, kb) = (0.2126, 0.0722), kg = 1 - kr - kb
         func ycbcr(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
             let y = kr * rgb.x + kg * rgb.y + kb * rgb.z
@@ -110,9 +110,9 @@ import Testing
     /// cube): luma equal, chroma within one code (the memo averages quarter codes). Graded a
     /// second time, when every colour is remembered, the frame comes out the same.
     @Test(arguments: [
-        ("yuv420p", "bt709", false), ("yuv422p", "bt601", true), ("yuv444p", "bt709", true), ("yuv420p", "smpte240m", true),
-    ] as [(String, String, Bool)])
-    func memoizedEightBitFramesMatchTheFloatPath(pixelFormat: String, matrix: String, fullRange: Bool) throws {
+        ("yuv420p", .bt709, false), ("yuv422p", .smpte170m, true), ("yuv444p", .bt709, true), ("yuv420p", .smpte240m, true),
+    ] as [(String, VideoColor.Matrix, Bool)])
+    func memoizedEightBitFramesMatchTheFloatPath(pixelFormat: String, matrix: VideoColor.Matrix, fullRange: Bool) throws {
         let format = try #require(YCbCrFrameFormat(source: VideoPixelFormat(pixelFormat)))
         let width = 37, height = 11
         let engine = LUTEngine(cube: try ColorCube(size: 17) { rgb in

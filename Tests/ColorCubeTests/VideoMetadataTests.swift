@@ -29,19 +29,42 @@ import Testing
 
     @Test func untaggedStreamsGetWhatPlayersAssume() {
         let untagged = VideoColor()
-        #expect(untagged.effectiveMatrix(height: 720) == "bt709")
-        #expect(untagged.effectiveMatrix(height: 1080) == "bt709")
-        #expect(untagged.effectiveMatrix(height: 576) == "smpte170m")
-        #expect(untagged.effectiveMatrix(height: 480) == "smpte170m")
-        #expect(untagged.effectiveRange == "tv")
-        #expect(untagged.taggingArguments.isEmpty)
-        let tagged = VideoColor(matrix: "bt2020nc", range: "pc", primaries: "bt2020", transfer: "smpte2084")
-        #expect(tagged.effectiveMatrix(height: 240) == "bt2020nc")
+        #expect(untagged.effectiveMatrix(height: 720) == .bt709)
+        #expect(untagged.effectiveMatrix(height: 1080) == .bt709)
+        #expect(untagged.effectiveMatrix(height: 576) == .smpte170m)
+        #expect(untagged.effectiveMatrix(height: 480) == .smpte170m)
+        #expect(untagged.effectiveRange == .limited)
+        let tagged = VideoColor(matrix: .bt2020nc, range: .full, primaries: .bt2020, transfer: .smpte2084)
+        #expect(tagged.effectiveMatrix(height: 240) == .bt2020nc)
         #expect(tagged.isHDR)
-        #expect(tagged.taggingArguments == ["-colorspace", "bt2020nc", "-color_primaries", "bt2020",
-                                            "-color_trc", "smpte2084", "-color_range", "pc"])
-        #expect(VideoColor.scalerMatrix("bt470bg") == "bt601")
-        #expect(VideoColor.scalerMatrix("ycgco") == nil)
+        #expect(VideoColor.Matrix.bt470bg.lumaCoefficients ?? (0, 0) == (0.299, 0.114))
+        #expect(VideoColor.Matrix.ycgco.lumaCoefficients == nil)
+    }
+
+    /// FFmpeg's integers are H.273's codes: the ones with a meaning map to a case named as FFmpeg
+    /// names it; unspecified (2, 0 for the range) and reserved codes map to none.
+    @Test func colourCodesMapOnceFromFFmpegsIntegers() {
+        #expect(VideoColor.Matrix(rawValue: 1)?.name == "bt709")
+        #expect(VideoColor.Matrix(rawValue: 9)?.name == "bt2020nc")
+        #expect(VideoColor.Matrix(rawValue: 2) == nil && VideoColor.Matrix(rawValue: 3) == nil)
+        #expect(VideoColor.Transfer(rawValue: 16)?.name == "smpte2084")
+        #expect(VideoColor.Transfer(rawValue: 18)?.name == "arib-std-b67")
+        #expect(VideoColor.Transfer(rawValue: 2) == nil)
+        #expect(VideoColor.Primaries(rawValue: 12)?.name == "smpte432")
+        #expect(VideoColor.Primaries(rawValue: 22)?.name == "ebu3213")
+        #expect(VideoColor.Range(rawValue: 1)?.name == "tv" && VideoColor.Range(rawValue: 2)?.name == "pc")
+        #expect(VideoColor.Range(rawValue: 0) == nil)
+        #expect(VideoColor.ChromaLocation(rawValue: 3) == .topLeft)
+        #expect(Set(VideoColor.Transfer.allCases.map(\.name)).count == VideoColor.Transfer.allCases.count)
+    }
+
+    /// Without FFmpeg's libraries a clip says which one is missing and what to install (photos
+    /// need none of them); the error is what `VideoProbe` throws when they cannot be opened.
+    @Test func aClipWithoutFFmpegsLibrariesSaysWhatToInstall() {
+        let error = VideoError.librariesMissing(path: "clip.mp4", reason: "libavformat.so.59 is not installed")
+        #expect(error.description == "clip.mp4 is a video clip, and grading clips needs FFmpeg's libraries "
+            + "(libavformat.so.59 is not installed): install them (Debian/Ubuntu: apt-get install ffmpeg); photos need nothing more")
+        #expect(error.path == "clip.mp4")
     }
 
     static func probe(codec: String, pixelFormat: String, profile: String? = nil) -> VideoProbe {

@@ -67,6 +67,41 @@ struct HostileClipCommandTests {
             + "the clip cannot be graded at that size\n")
     }
 
+    /// Frames that declare 16000x16000 (within the pixel limit and FFmpeg's) over 16x16 of data:
+    /// the frame's size, the limit, and FFmpeg's reason, in one line.
+    @Test func aDamagedFrameWithinTheLimitIsNamedWithItsSize() throws {
+        let scratch = try Scratch()
+        var bytes = try Self.makeMotionJPEG(scratch.file("small.mov"))
+        var position = 0
+        while let start = Self.find([0xFF, 0xD8, 0xFF], in: bytes, from: position),
+              let frame = Self.find([0xFF, 0xC0], in: bytes, from: start) {
+            Self.put(16000, width: 2, into: &bytes, at: frame + 5)
+            Self.put(16000, width: 2, into: &bytes, at: frame + 7)
+            position = frame + 9
+        }
+        let track = try #require(Self.find(Array("tkhd".utf8), in: bytes))
+        let trackEnd = track - 4 + bytes[(track - 4)..<track].reduce(0) { $0 << 8 | Int($1) }
+        Self.put(16000 << 16, into: &bytes, at: trackEnd - 8)
+        Self.put(16000 << 16, into: &bytes, at: trackEnd - 4)
+        let sampleDescriptions = try #require(Self.find(Array("stsd".utf8), in: bytes))
+        let entry = try #require(Self.find(Array("jpeg".utf8), in: bytes, from: sampleDescriptions))
+        Self.put(16000, width: 2, into: &bytes, at: entry + 28)
+        Self.put(16000, width: 2, into: &bytes, at: entry + 30)
+        let (clip, result) = try Self.grade(bytes, as: "damaged.mov", in: scratch)
+        #expect(result.stderr == "colorcube: error: \(clip): its first frame, 16000x16000 (256,000,000 pixels, within the limit of "
+            + "500,000,000), does not decode (Invalid data found when processing input): the clip is damaged; use an intact copy\n")
+    }
+
+    @Test func randomBytesNamedAsAClipAreOneLine() throws {
+        let scratch = try Scratch()
+        var generator = SystemRandomNumberGenerator()
+        var bytes = Array("....ftypisom".utf8)
+        bytes += (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let (clip, result) = try Self.grade(bytes, as: "noise.mp4", in: scratch)
+        #expect(result.stderr.hasPrefix("colorcube: error: \(clip): cannot read the clip: "), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
     @Test func anIndexOfTwoBillionEntriesIsOneLine() throws {
         let scratch = try Scratch()
         var bytes = try Self.makeMotionJPEG(scratch.file("small.mp4"))

@@ -304,35 +304,31 @@ struct VideoCommandTests {
         #expect(db >= 40, "block-mean PSNR \(db) dB at 16 bits")
     }
 
-    /// Both ways of grading, FFmpeg's libraries in process and two ffmpeg children with the
-    /// frames on pipes, give the same frames (lossless out), timestamps, streams and tags.
-    @Test(arguments: ["yuv420p", "yuv422p10le"])
-    func inProcessAndPipesGradeAlike(pixelFormat: String) throws {
+    /// Layouts the grader does not read directly are converted in process by FFmpeg's scaler:
+    /// semi-planar and packed YCbCr repacked exactly to planar, RGB graded as RGB; an identity
+    /// look through a lossless encoder returns every code.
+    @Test(arguments: [("nv12", "yuv420p"), ("yuyv422", "yuv422p"), ("gbrp", "gbrp"), ("bgr0", "rgb24")])
+    func otherLayoutsComeBackCodeForCode(pixelFormat: String, compared: String) throws {
         let scratch = try Scratch()
-        let source = scratch.file("clip.mkv"), direct = scratch.file("direct.mkv"), piped = scratch.file("piped.mkv")
-        try Self.makeClip(source, size: "320x240", frames: 6, pixelFormat: pixelFormat, matrix: "bt709", audio: true)
-        let first = try CommandRunner.run(["apply", Self.realLook, source, "-o", direct, "--video-codec", "ffv1"])
-        #expect(first.status == 0, "\(first.stderr)")
-        let second = try CommandRunner.run(["apply", Self.realLook, source, "-o", piped, "--video-codec", "ffv1"],
-                                           environment: ["COLORCUBE_VIDEO_PIPES": "1"])
-        #expect(second.status == 0, "\(second.stderr)")
-        let frames = try Self.decodeYCbCr(direct, pixelFormat: pixelFormat)
-        #expect(frames.count == 6 * 320 * 240 * (pixelFormat == "yuv420p" ? 3 : 8) / 2)
-        #expect(frames == (try Self.decodeYCbCr(piped, pixelFormat: pixelFormat)), "the two ways graded differently")
-        #expect(try Self.streams(direct) == Self.streams(piped))
-        #expect(try Self.videoPacketTimes(direct) == Self.videoPacketTimes(piped))
+        let source = scratch.file("clip.nut"), graded = scratch.file("graded.mkv")
+        let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25",
+                                                   "-frames:v", "3", "-pix_fmt", pixelFormat, "-c:v", "rawvideo", source])
+        try #require(made.status == 0, "\(made.stderr)")
+        let result = try CommandRunner.run(["apply", Self.identityLook, source, "-o", graded, "--video-codec", "ffv1"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let frames = try Self.decodeYCbCr(graded, pixelFormat: compared)
+        #expect(!frames.isEmpty)
+        #expect(frames == (try Self.decodeYCbCr(source, pixelFormat: compared)), "\(pixelFormat) came back changed")
     }
 
     /// An encoder with B-frames (x264, the default for H.264) hands out its first packets with
     /// decoding times before the first frame's: the graded frames keep the source's presentation
-    /// times (in step with the copied audio), both ways of grading.
-    @Test(arguments: [false, true])
-    func framesKeepTheSourcesTimesBesideTheAudio(pipes: Bool) throws {
+    /// times (in step with the copied audio).
+    @Test func framesKeepTheSourcesTimesBesideTheAudio() throws {
         let scratch = try Scratch()
         let source = scratch.file("clip.mp4"), graded = scratch.file("graded.mp4")
         try Self.makeClip(source, size: "320x240", frames: 12, matrix: "bt709", audio: true)
-        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded],
-                                           environment: pipes ? ["COLORCUBE_VIDEO_PIPES": "1"] : [:])
+        let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", graded])
         #expect(result.status == 0, "\(result.stderr)")
         let presentationTimes = { (path: String) throws -> [Double] in
             try Self.videoPacketTimes(path).compactMap { Double($0.split(separator: ",").first ?? "") }.sorted()
@@ -411,7 +407,9 @@ struct VideoCommandTests {
         }
     }
 
-    @Test func withoutFFmpegPhotosStillWorkAndAClipSaysWhatToInstall() throws {
+    /// Clips are read, graded and written by FFmpeg's libraries in colorcube's own process: no
+    /// ffmpeg or ffprobe program is needed, and none is started.
+    @Test func aClipIsGradedWithNoFFmpegProgramOnThePath() throws {
         let scratch = try Scratch()
         let source = scratch.file("clip.mp4")
         try Self.makeClip(source, size: "320x240", frames: 2, matrix: "bt709")
@@ -420,10 +418,8 @@ struct VideoCommandTests {
         let image = try CommandRunner.run(["apply", Self.realLook, photo, "-o", scratch.file("photo.png")], environment: noFFmpeg)
         #expect(image.status == 0, "\(image.stderr)")
         let clip = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("graded.mp4")], environment: noFFmpeg)
-        #expect(clip.status == 1)
-        #expect(clip.stderr.split(separator: "\n").count == 1)
-        #expect(clip.stderr.contains("apt-get install ffmpeg"), "\(clip.stderr)")
-        #expect(!scratch.exists("graded.mp4"))
+        #expect(clip.status == 0, "\(clip.stderr)")
+        #expect(try Self.streams(scratch.file("graded.mp4"))[0]["nb_frames"] == "2")
     }
 
     /// `--benchmark` on a clip says where its time went: decoding, grading and encoding.

@@ -1,5 +1,5 @@
 import ColorCubeTransform
-import Foundation
+import _CVideoCodec
 
 /// What an HDR clip says about its light beside the pixels: HDR10's static metadata (SMPTE ST
 /// 2086 mastering display colour volume, CTA-861.3 content light level), read from its first
@@ -33,45 +33,17 @@ public struct HDRMetadata: Sendable, Equatable {
         return nil
     }
 
-    /// Reads the first frame's side data of the clip's video stream (and the stream's own).
-    static func probe(path: String, streamIndex: Int, ffprobe: String) -> HDRMetadata {
-        guard let result = try? ChildProcess.capture(executable: ffprobe, arguments: [
-            "-v", "error", "-print_format", "json", "-select_streams", String(streamIndex), "-read_intervals", "%+#1",
-            "-show_frames", "-show_entries", "frame=side_data_list:stream=side_data_list", "-show_streams", "-i", path,
-        ]), result.status == 0 else { return HDRMetadata() }
-        return parse(json: result.output)
-    }
-
-    /// Reads ffprobe's JSON: the side data lists of `frames` and `streams`.
-    static func parse(json: [UInt8]) -> HDRMetadata {
-        var metadata = HDRMetadata()
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return metadata }
-        let lists = ((object["frames"] as? [[String: Any]] ?? []) + (object["streams"] as? [[String: Any]] ?? []))
-            .compactMap { $0["side_data_list"] as? [[String: Any]] }
-        for entry in lists.joined() {
-            let type = (entry["side_data_type"] as? String ?? "").lowercased()
-            if type.contains("mastering display") {
-                func value(_ key: String) -> Double? { (entry[key] as? String).flatMap(VideoProbe.rational) ?? entry[key] as? Double }
-                func xy(_ name: String) -> SIMD2<Double>? {
-                    guard let x = value(name + "_x"), let y = value(name + "_y") else { return nil }
-                    return SIMD2(x, y)
-                }
-                if let red = xy("red"), let green = xy("green"), let blue = xy("blue"), let white = xy("white_point"),
-                   let low = value("min_luminance"), let high = value("max_luminance") {
-                    metadata.masteringDisplay = MasteringDisplay(red: red, green: green, blue: blue, white: white,
-                                                                 minLuminance: low, maxLuminance: high)
-                }
-            } else if type.contains("content light level") {
-                if let maxCLL = entry["max_content"] as? Int, let maxFALL = entry["max_average"] as? Int {
-                    metadata.contentLight = (maxCLL, maxFALL)
-                }
-            } else if type.contains("dolby vision") || type.contains("dovi") {
-                if !metadata.dynamic.contains("Dolby Vision") { metadata.dynamic.append("Dolby Vision") }
-            } else if type.contains("2094-40") || type.contains("hdr10+") {
-                if !metadata.dynamic.contains("HDR10+") { metadata.dynamic.append("HDR10+") }
-            }
+    /// The metadata as FFmpeg's libraries read it from the stream and its first frame.
+    init(_ info: ccvideo_hdr_info) {
+        if info.has_mastering != 0 {
+            let p = info.primaries
+            masteringDisplay = MasteringDisplay(red: SIMD2(p.0.0, p.0.1), green: SIMD2(p.1.0, p.1.1), blue: SIMD2(p.2.0, p.2.1),
+                                                white: SIMD2(p.3.0, p.3.1), minLuminance: info.min_luminance,
+                                                maxLuminance: info.max_luminance)
         }
-        return metadata
+        if info.has_light != 0 { contentLight = (Int(info.max_cll), Int(info.max_fall)) }
+        if info.dolby_vision != 0 { dynamic.append("Dolby Vision") }
+        if info.hdr10_plus != 0 { dynamic.append("HDR10+") }
     }
 
     /// The static metadata as encoder options: x265's `master-display` and `max-cll`, SVT-AV1's
@@ -115,8 +87,8 @@ extension VideoColor {
     /// The HDR signal the transfer names (PQ, HLG), or nil for SDR.
     public var hdrSignal: HDRRendition.Signal? {
         switch transfer {
-        case "smpte2084": .pq
-        case "arib-std-b67": .hlg
+        case .smpte2084?: .pq
+        case .aribStdB67?: .hlg
         default: nil
         }
     }
@@ -124,8 +96,8 @@ extension VideoColor {
     /// The primaries' gamut for an HDR clip: BT.2020 unless tagged P3-D65 or BT.709.
     public var hdrGamut: Gamut {
         switch primaries {
-        case "smpte432": Gamuts.p3D65
-        case "bt709": Gamuts.rec709
+        case .smpte432?: Gamuts.p3D65
+        case .bt709?: Gamuts.rec709
         default: Gamuts.rec2020
         }
     }
@@ -134,14 +106,14 @@ extension VideoColor {
     /// (BT.709, BT.601, BT.2020's 10 and 12-bit forms) over BT.709 primaries, the sRGB curve over
     /// BT.709 or P3-D65, gamma 2.2, or linear light; nil for HDR, untagged or other streams.
     public var sdrSpace: ColorSpace? {
-        let id: String? = switch (transfer, primaries ?? "bt709") {
-        case ("bt709"?, "bt709"), ("smpte170m"?, "bt709"), ("bt2020-10"?, "bt709"), ("bt2020-12"?, "bt709"): "ocio:itu709_rec709_scene"
-        case ("iec61966-2-1"?, "bt709"): "srgb_rec709_scene"
-        case ("iec61966-2-1"?, "smpte432"): "srgb_p3d65_scene"
-        case ("gamma22"?, "bt709"): "g22_rec709_scene"
-        case ("linear"?, "bt709"): "lin_rec709_scene"
-        case ("linear"?, "bt2020"): "lin_rec2020_scene"
-        case ("linear"?, "smpte432"): "lin_p3d65_scene"
+        let id: String? = switch (transfer, primaries ?? .bt709) {
+        case (.bt709?, .bt709), (.smpte170m?, .bt709), (.bt2020_10?, .bt709), (.bt2020_12?, .bt709): "ocio:itu709_rec709_scene"
+        case (.iec61966_2_1?, .bt709): "srgb_rec709_scene"
+        case (.iec61966_2_1?, .smpte432): "srgb_p3d65_scene"
+        case (.gamma22?, .bt709): "g22_rec709_scene"
+        case (.linear?, .bt709): "lin_rec709_scene"
+        case (.linear?, .bt2020): "lin_rec2020_scene"
+        case (.linear?, .smpte432): "lin_p3d65_scene"
         default: nil
         }
         return id.flatMap(ColorSpaces.named)
@@ -150,7 +122,7 @@ extension VideoColor {
     /// The catalogue's display space of an HDR clip's signal and primaries, where it has one.
     public var hdrSpace: ColorSpace? {
         switch (hdrSignal, primaries) {
-        case (.pq?, "smpte432"?): ColorSpaces.named("pq_p3d65_display")
+        case (.pq?, .smpte432?): ColorSpaces.named("pq_p3d65_display")
         case (.pq?, _): ColorSpaces.named("pq_rec2020_display")
         case (.hlg?, _): ColorSpaces.named("hlg_rec2020_display")
         case (nil, _): nil

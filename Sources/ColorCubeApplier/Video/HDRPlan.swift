@@ -24,6 +24,9 @@ struct HDRPlan: Sendable {
     let encoderParameters: [String]?
     /// What happened, for an HDR clip; nil for SDR.
     let note: String?
+    /// True when the output stays HDR: the stream's mastering display and light level side data
+    /// go with it.
+    let keepsStaticMetadata: Bool
 
     /// An SDR clip: the look sees its values.
     init(sdr engine: LUTEngine) {
@@ -32,6 +35,7 @@ struct HDRPlan: Sendable {
         outputColor = nil
         encoderParameters = nil
         note = nil
+        keepsStaticMetadata = false
     }
 
     /// - Parameters:
@@ -41,6 +45,7 @@ struct HDRPlan: Sendable {
     init(color: VideoColor, metadata: HDRMetadata, handling: HDRHandling, engine: LUTEngine, hdrEngine: LUTEngine?,
          encoder: String) {
         let signal = color.hdrSignal ?? .pq
+        keepsStaticMetadata = hdrEngine != nil || handling == .keep
         let description = "HDR video (\(signal.title), \(Self.primariesName(color)))"
         var notes: [String] = []
         if hdrEngine != nil || handling == .keep {
@@ -78,7 +83,7 @@ struct HDRPlan: Sendable {
         case .toSDR:
             let peak = signal == .hlg ? HDRRendition.nominalPeak : metadata.peakLuminance ?? HDRRendition.nominalPeak
             mapping = HDRFrameMapping(rendition: rendition, mode: .toSDR(HighlightRollOff(peakLuminance: peak)))
-            outputColor = VideoColor(matrix: "bt709", range: color.range, primaries: "bt709", transfer: "bt709")
+            outputColor = VideoColor(matrix: .bt709, range: color.range, primaries: .bt709, transfer: .bt709)
             note = "\(description) made SDR (BT.709): highlights above 80% of reference white rolled off to a "
                 + "\(Int(peak.rounded())) cd/m² peak, colours outside BT.709 desaturated, then the look\(tail)"
         }
@@ -86,10 +91,10 @@ struct HDRPlan: Sendable {
 
     private static func primariesName(_ color: VideoColor) -> String {
         switch color.primaries {
-        case "smpte432": "P3-D65"
-        case "bt709": "BT.709"
-        case "bt2020", nil: "BT.2020"
-        case let other?: other
+        case .smpte432?: "P3-D65"
+        case .bt709?: "BT.709"
+        case .bt2020?, nil: "BT.2020"
+        case let other?: other.name
         }
     }
 }

@@ -2,7 +2,8 @@
 /// container holds its codec, re-encoded to the container's usual codec when it does not (as
 /// ffmpeg picks one: AAC for MP4 and MOV, Opus for WebM; text subtitles to the container's text
 /// format), or dropped with the reason when nothing fits (a QuickTime chapter track, whose
-/// chapters are kept as chapters; a timecode track in Matroska; picture subtitles in MP4).
+/// chapters are kept as chapters; a timecode track outside QuickTime; picture subtitles in MP4;
+/// attached files outside Matroska).
 /// Every kept stream keeps its metadata (language, title, handler) and dispositions.
 public struct StreamPlan: Sendable, Equatable {
     public enum Action: Sendable, Equatable {
@@ -15,6 +16,12 @@ public struct StreamPlan: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var stream: VideoProbe.Stream
         public var action: Action
+
+        /// True when the stream is copied as it is or left out (nothing to encode).
+        public var isCopiedOrDropped: Bool {
+            if case .encode = action { return false }
+            return true
+        }
     }
 
     public let entries: [Entry]
@@ -66,32 +73,23 @@ public struct StreamPlan: Sendable, Equatable {
         case "data":
             // QuickTime keeps chapter titles in a text track that ffmpeg reads as a data stream:
             // the chapters travel as chapters; the track itself has nowhere to go.
-            if family == "mov" || family == "mp4" {
-                return stream.codec == "tmcd" ? .copy : .drop(reason: "a \(stream.codec) data track (its chapters are kept)")
+            let name = family == "matroska" ? "mkv" : family
+            if stream.codec == "tmcd" {
+                // A QuickTime timecode track: only QuickTime holds one; its start stays a tag.
+                switch family {
+                case "mov": return .copy
+                case "mp4": return .drop(reason: "a timecode track, written anew from the video's timecode tag (.mp4 takes no copy)")
+                default: return .drop(reason: "a timecode track, which .\(name) cannot hold (its start stays in the timecode tag)")
+                }
             }
-            return .drop(reason: "a \(stream.codec) data track, which .\(family == "matroska" ? "mkv" : family) cannot hold")
+            if family == "mov" || family == "mp4" { return .drop(reason: "a \(stream.codec) data track (its chapters are kept)") }
+            return .drop(reason: "a \(stream.codec) data track, which .\(name) cannot hold")
+        case "attachment":
+            // Attached files (a subtitle's fonts) have a place in Matroska only.
+            return family == "matroska" ? .copy : .drop(reason: "an attached \(stream.codec) file, which .\(family) cannot hold")
         default:
             return .copy
         }
-    }
-
-    /// ffmpeg's options after `-i graded -i original`: the graded video, then each kept stream of
-    /// the original with its metadata, copied unless re-encoded. Output stream 0 is the video.
-    func arguments(videoStreamIndex: Int) -> [String] {
-        var maps = ["-map", "0:v:0"]
-        var codecs = ["-c", "copy", "-map_metadata:s:0", "1:s:\(videoStreamIndex)"]
-        var output = 1
-        for entry in entries {
-            if case .drop = entry.action { continue }
-            maps += ["-map", "1:\(entry.stream.index)"]
-            codecs += ["-map_metadata:s:\(output)", "1:s:\(entry.stream.index)"]
-            if case .encode(let encoder, let bitrate, _) = entry.action {
-                codecs += ["-c:\(output)", encoder]
-                if let bitrate { codecs += ["-b:\(output)", bitrate] }
-            }
-            output += 1
-        }
-        return maps + codecs
     }
 
     /// One line per stream not copied as it was: "audio pcm_s16le re-encoded as aac (256k): the

@@ -1,53 +1,36 @@
-/// A video stream's colour description as FFmpeg names it (`ffprobe`'s `color_space`,
-/// `color_range`, `color_primaries`, `color_transfer`); nil where the stream is untagged.
+/// A video stream's colour description: its YCbCr matrix, range, primaries, transfer and chroma
+/// siting, each as the code ITU-T H.273 gives it, which FFmpeg's `AVColorSpace`, `AVColorRange`,
+/// `AVColorPrimaries`, `AVColorTransferCharacteristic` and `AVChromaLocation` share. They are
+/// mapped once from FFmpeg's integers (`VideoProbe`) and handed back to the encoder as integers;
+/// nil where the stream is untagged (unspecified, reserved or an unknown code).
 public struct VideoColor: Sendable, Equatable {
-    /// The YCbCr matrix: bt709, smpte170m, bt470bg, bt2020nc, ...
-    public var matrix: String?
-    /// tv (limited, 16-235) or pc (full, 0-255).
-    public var range: String?
-    public var primaries: String?
-    public var transfer: String?
+    public var matrix: Matrix?
+    public var range: Range?
+    public var primaries: Primaries?
+    public var transfer: Transfer?
+    /// Where chroma samples sit against luma (left for MPEG-2 and H.264 4:2:0, top-left for HEVC
+    /// HDR and BT.2020 masters).
+    public var chromaLocation: ChromaLocation?
 
-    public init(matrix: String? = nil, range: String? = nil, primaries: String? = nil, transfer: String? = nil) {
+    public init(matrix: Matrix? = nil, range: Range? = nil, primaries: Primaries? = nil, transfer: Transfer? = nil,
+                chromaLocation: ChromaLocation? = nil) {
         self.matrix = matrix
         self.range = range
         self.primaries = primaries
         self.transfer = transfer
+        self.chromaLocation = chromaLocation
     }
 
     /// The matrix the pixels are converted with: the tagged one, or for an untagged stream what
-    /// players assume, BT.709 from 720 lines up and BT.601 below.
-    public func effectiveMatrix(height: Int) -> String {
+    /// players assume, BT.709 from 720 lines up and BT.601 (SMPTE 170M) below.
+    public func effectiveMatrix(height: Int) -> Matrix {
         if let matrix { return matrix }
-        return height >= 720 ? "bt709" : "smpte170m"
+        return height >= 720 ? .bt709 : .smpte170m
     }
 
-    /// The range the pixels are converted with: the tagged one, else limited (tv), as every
-    /// player assumes for YCbCr video.
-    public var effectiveRange: String { range ?? "tv" }
-
-    /// FFmpeg's scaler's name for a matrix (its `in_color_matrix` / `out_color_matrix`), or nil
-    /// for a matrix it cannot convert.
-    public static func scalerMatrix(_ matrix: String) -> String? {
-        switch matrix {
-        case "bt709": "bt709"
-        case "smpte170m", "bt470bg": "bt601"
-        case "bt2020nc", "bt2020c": "bt2020"
-        case "fcc": "fcc"
-        case "smpte240m": "smpte240m"
-        default: nil
-        }
-    }
-
-    /// ffmpeg output options that tag a stream with this description (only the fields set).
-    public var taggingArguments: [String] {
-        var arguments: [String] = []
-        if let matrix { arguments += ["-colorspace", matrix] }
-        if let primaries { arguments += ["-color_primaries", primaries] }
-        if let transfer { arguments += ["-color_trc", transfer] }
-        if let range { arguments += ["-color_range", range] }
-        return arguments
-    }
+    /// The range the pixels are converted with: the tagged one, else limited, as every player
+    /// assumes for YCbCr video.
+    public var effectiveRange: Range { range ?? .limited }
 
     /// True when the transfer is PQ or HLG: the look then sees HDR code values.
     public var isHDR: Bool { hdrSignal != nil }

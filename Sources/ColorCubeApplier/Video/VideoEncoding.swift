@@ -116,7 +116,8 @@ public struct VideoEncoding: Sendable, Equatable {
 
     /// The source's pixel format when the encoder takes it (the deprecated full-range yuvj names as
     /// their plain ones); else the encoder's closest: same subsampling and depth, then same
-    /// subsampling and a greater depth, then any format as deep, then the encoder's first.
+    /// subsampling and a greater depth, then any format as deep; across RGB and YCbCr, 4:4:4 as
+    /// deep, then any as deep, then the encoder's first.
     public static func closestPixelFormat(for source: VideoPixelFormat, supported: [String]) -> String {
         let wanted = source.impliesFullRange ? "yuv" + source.name.dropFirst(4) : source.name
         guard !supported.isEmpty, !supported.contains(wanted) else { return wanted }
@@ -128,6 +129,10 @@ public struct VideoEncoding: Sendable, Equatable {
             return deeper.name
         }
         if let deep = candidates.first(where: { $0.bitDepth >= source.bitDepth }) { return deep.name }
-        return candidates.first?.name ?? supported[0]
+        if let first = candidates.first { return first.name }
+        // RGB into an encoder of YCbCr only (or the reverse): full chroma, at least as deep.
+        let others = supported.map(VideoPixelFormat.init).filter { $0.isGradable && !$0.hasAlpha && !$0.impliesFullRange }
+        return others.first { $0.subsampling == "444" && $0.bitDepth >= source.bitDepth }?.name
+            ?? others.first { $0.bitDepth >= source.bitDepth }?.name ?? supported[0]
     }
 }

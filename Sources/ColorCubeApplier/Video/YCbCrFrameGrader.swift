@@ -58,8 +58,8 @@ public struct YCbCrFrameGrader: Sendable {
     private let dither: DitherTile?
 
     /// - Parameters:
-    ///   - matrix: the scaler's matrix name (`VideoColor.scalerMatrix`): bt709, bt601, bt2020,
-    ///     fcc or smpte240m; nil for any other.
+    ///   - matrix: the clip's matrix; nil (no grader) for one without luma coefficients
+    ///     (YCgCo, ICtCp).
     ///   - fullRange: pc range (codes 0 to 2^depth - 1) rather than tv (16 to 235 at 8 bits).
     ///   - memoized: remember 8-bit results by colour (64 MB of address space, touched where the
     ///     clip's colours fall); false computes every pixel.
@@ -68,10 +68,10 @@ public struct YCbCrFrameGrader: Sendable {
     ///   - dither: how 8-bit codes are rounded; deeper clips are rounded to nearest.
     ///   - lookPrecision: the look's own precision (`Transform.nodePrecision()`): a dithered code
     ///     the look moves by less keeps its value.
-    init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
-          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: String? = nil, dither: Dither = .none,
+    init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: VideoColor.Matrix, fullRange: Bool,
+          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: VideoColor.Matrix? = nil, dither: Dither = .none,
           lookPrecision: Double = 0) {
-        guard let (kr, kb) = Self.coefficients(matrix), let (outputKr, outputKb) = Self.coefficients(outputMatrix ?? matrix),
+        guard let (kr, kb) = matrix.lumaCoefficients, let (outputKr, outputKb) = (outputMatrix ?? matrix).lumaCoefficients,
               width > 0, height > 0 else { return nil }
         self.engine = engine
         self.format = format
@@ -85,7 +85,7 @@ public struct YCbCrFrameGrader: Sendable {
     }
 
     /// A grader for SDR clips (the library's entry point).
-    public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: String, fullRange: Bool,
+    public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: VideoColor.Matrix, fullRange: Bool,
                  memoized: Bool = true, dither: Dither = .none, lookPrecision: Double = 0) {
         self.init(engine: engine, format: format, width: width, height: height, matrix: matrix, fullRange: fullRange,
                   memoized: memoized, hdr: nil, dither: dither, lookPrecision: lookPrecision)
@@ -94,18 +94,6 @@ public struct YCbCrFrameGrader: Sendable {
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
     /// when the face moves by 1/32 of the range (8 codes at 8 bits) or more.
     static let faceRamp: Float = 32
-
-    /// Kr and Kb of a matrix as FFmpeg's scaler names it.
-    public static func coefficients(_ matrix: String) -> (Float, Float)? {
-        switch matrix {
-        case "bt709": (0.2126, 0.0722)
-        case "bt601": (0.299, 0.114)
-        case "bt2020": (0.2627, 0.0593)
-        case "fcc": (0.30, 0.11)
-        case "smpte240m": (0.212, 0.087)
-        default: nil
-        }
-    }
 
     /// Grades one frame of `format.frameBytes(width:height:)` bytes in place.
     public func grade(_ frame: UnsafeMutableRawPointer) {

@@ -4,7 +4,6 @@
 enum FuzzTargets {
     static let all: [FuzzTarget] = [
         .rawStream,
-        .nutRelay,
         .imageSniffing,
         .jpegCoefficients,
     ] + FuzzTarget.lutFormats + FuzzTarget.imageCodecs
