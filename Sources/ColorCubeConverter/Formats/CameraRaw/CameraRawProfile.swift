@@ -36,16 +36,14 @@ public struct CameraRawProfile: Sendable {
     ///   table, damaged text, an impossible declared size, a damaged or cut zlib stream, or a
     ///   payload that breaks the SDK's limits.
     public init(_ bytes: [UInt8], path: String) throws(CameraRawProfileError) {
-        let fields: XMPFields
-        do { fields = try XMPFields(bytes) } catch {
-            switch error {
-            case .unclosed(let what, let offset): throw .damagedXMP(path: path, what: what, offset: offset)
-            }
-        }
+        // Two walks: the fields, then the table the key names (which may come first in the file).
+        let fields = try Self.fields(bytes, path: path) { Self.scalarFields.contains($0) }
         guard let key = fields.value("crs:RGBTable")?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty else {
             throw .noTable(path: path, presetType: fields.value("crs:PresetType"))
         }
-        guard let text = fields.value("crs:Table_" + key) else { throw .missingTable(path: path, key: key) }
+        guard let text = try Self.fields(bytes, path: path, wanted: { $0 == "crs:Table_" + key }).value("crs:Table_" + key) else {
+            throw .missingTable(path: path, key: key)
+        }
         let payload = try Self.payloadBytes(Array(text.utf8), path: path)
         let decoded: RGBTablePayload
         do { decoded = try RGBTablePayload(payload) } catch { throw .payload(path: path, reason: error.description) }
@@ -63,6 +61,19 @@ public struct CameraRawProfile: Sendable {
                                    amount: defaultAmount)
         } catch {
             throw .payload(path: path, reason: error.description)
+        }
+    }
+
+    /// The properties read besides the table.
+    private static let scalarFields: Set<String> = ["crs:RGBTable", "crs:PresetType", "crs:Name", "crs:Group", "crs:UUID", "crs:RGBTableAmount"]
+
+    /// The `wanted` properties of the XMP in `bytes`.
+    private static func fields(_ bytes: [UInt8], path: String, wanted: (String) -> Bool) throws(CameraRawProfileError) -> XMPFields {
+        do { return try XMPFields(bytes, wanted: wanted) } catch {
+            switch error {
+            case .unclosed(let what, let offset): throw .damagedXMP(path: path, what: what, offset: offset)
+            case .tooDeep(let offset): throw .damagedXMP(path: path, what: "element nested deeper than \(XMPFields.deepest) levels", offset: offset)
+            }
         }
     }
 

@@ -25,7 +25,7 @@ public struct CameraRawProfileFormat: LUTFileFormat {
     public var noun: String { "a Camera Raw profile" }
     public var extensions: [String] { ["xmp"] }
     public var clampsValues: Bool { true }
-    public var sizeDescription: String { "2...32 points a side (Camera Raw reads no larger 3D table)" }
+    public var sizeDescription: String { "2...32 points a side: Camera Raw reads no larger table" }
     public var largestSize: Int? { RGBTableOp.largest3D }
     public var preferredSize: Int { RGBTableOp.largest3D }
     public func canHold(size: Int) -> Bool { (2...RGBTableOp.largest3D).contains(size) }
@@ -66,11 +66,22 @@ public struct CameraRawProfileFormat: LUTFileFormat {
     /// `look` (on photos' sRGB-encoded values) as the table in `space` must hold it: from the
     /// table's encoded values to the photo's, the look, and back, through linear ProPhoto with the
     /// SDK's matrices, so Camera Raw's evaluation of the table gives the look back.
+    /// In a space wider than the photo's, the table's nodes outside the photo's gamut get the look
+    /// continued along its slope (`ExtendedLookOp`) rather than clamped, which keeps the table's
+    /// interpolation near the gamut's edge on the look.
     public func prepared(_ look: Look) -> Look {
         var prepared = look
-        prepared.transform = Transform(space.toProPhoto + CameraRawProfileSpace.proPhotoToPhoto)
-            .then(look.transform)
-            .then(Transform(CameraRawProfileSpace.photoToProPhoto + space.fromProPhoto))
+        let toPhoto = CameraRawProfileSpace.srgb.primaries.toTable.flatMap { try? MatrixOp(rows: $0) }
+        let fromPhoto = CameraRawProfileSpace.srgb.primaries.fromTable.flatMap { try? MatrixOp(rows: $0) }
+        guard space != .srgb, let toPhoto, let fromPhoto else {
+            prepared.transform = Transform(space.toProPhoto + CameraRawProfileSpace.proPhotoToPhoto)
+                .then(look.transform)
+                .then(Transform([ExtendedSRGBCurveOp(encodes: false)] + (fromPhoto.map { [$0] } ?? []) + space.fromProPhoto))
+            return prepared
+        }
+        prepared.transform = Transform(space.toProPhoto + [toPhoto, ExtendedSRGBCurveOp(encodes: true),
+                                                           ExtendedLookOp(look: look.transform),
+                                                           ExtendedSRGBCurveOp(encodes: false), fromPhoto] + space.fromProPhoto)
         return prepared
     }
 

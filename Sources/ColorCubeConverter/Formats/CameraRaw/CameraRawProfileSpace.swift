@@ -51,10 +51,11 @@ public enum CameraRawProfileSpace: String, Sendable, CaseIterable {
         return operations
     }
 
-    /// The operations from linear ProPhoto RGB to this space's encoded values.
+    /// The operations from linear ProPhoto RGB to this space's encoded values; values beyond
+    /// 0...1 keep their excess, for the writer to clamp and report.
     public var fromProPhoto: [any TransformOp] {
         var operations: [any TransformOp] = []
         if let matrix = primaries.toTable, let op = try? MatrixOp(rows: matrix) { operations.append(op) }
-        return operations + [RGBTableGammaOp(gamma, encodes: true)]
+        return operations + [TableEncodingOp(gamma: gamma)]
     }
 }

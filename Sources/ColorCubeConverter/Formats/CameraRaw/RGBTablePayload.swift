@@ -61,9 +61,11 @@ struct RGBTablePayload: Equatable {
         }
     }
 
-    /// The identity value of index `i` of `divisions` (the SDK's rounding: half up).
+    /// The identity value of index `i` of `divisions` (the SDK's rounding: half up), kept to 16
+    /// bits as the SDK keeps it: for 2 divisions the last index's 65536 wraps to 0, and every
+    /// reader and writer of the format measures its differences from that.
     static func identity(_ i: Int, divisions: Int) -> UInt16 {
-        UInt16((i * 0xFFFF + divisions / 2) / (divisions - 1))
+        UInt16(truncatingIfNeeded: (i * 0xFFFF + divisions / 2) / (divisions - 1))
     }
 
     /// Reads a payload; every field is checked before the samples are allocated.

@@ -3,7 +3,8 @@
 /// elements (`<crs:Name><rdf:Alt><rdf:li>text</rdf:li>...`).
 ///
 /// Not a general XML parser: it walks tags and quoted values, which is all XMP's RDF needs here,
-/// and refuses a tag or value that never closes.
+/// and refuses a tag or value that never closes, or elements nested deeper than `deepest`. Only the
+/// names the caller wants are kept, so a file of a million attributes costs no more than its bytes.
 struct XMPFields {
     /// Attribute values by qualified name ("crs:RGBTable"), the first occurrence of each.
     private(set) var attributes: [String: String] = [:]
@@ -14,9 +15,15 @@ struct XMPFields {
     enum Defect: Error, Equatable {
         /// A tag, comment or quoted value opened at this byte offset never ends.
         case unclosed(what: String, offset: Int)
+        /// An element opened at this byte offset is nested deeper than `deepest`.
+        case tooDeep(offset: Int)
     }
 
-    init(_ bytes: [UInt8]) throws(Defect) {
+    /// The deepest nesting read (XMP's RDF nests a few levels).
+    static let deepest = 256
+
+    /// - Parameter wanted: the property names to keep ("crs:RGBTable").
+    init(_ bytes: [UInt8], wanted: (String) -> Bool) throws(Defect) {
         var stack: [String] = []
         var index = 0
         let count = bytes.count
@@ -37,7 +44,7 @@ struct XMPFields {
             guard bytes[index] == UInt8(ascii: "<") else {
                 let end = find([UInt8(ascii: "<")], from: index) ?? count
                 if stack.count >= 3, stack[stack.count - 1] == "rdf:li", stack[stack.count - 2] == "rdf:Alt",
-                   alternatives[stack[stack.count - 3]] == nil {
+                   alternatives[stack[stack.count - 3]] == nil, wanted(stack[stack.count - 3]) {
                     alternatives[stack[stack.count - 3]] = Self.decodeEntities(bytes[index..<end])
                 }
                 index = end
@@ -78,12 +85,13 @@ struct XMPFields {
                 }
                 let quote = bytes[index]
                 guard let end = find([quote], from: index + 1) else { throw .unclosed(what: "value of \(attribute.prefix(40))", offset: index) }
-                if attributes[attribute] == nil { attributes[attribute] = Self.decodeEntities(bytes[(index + 1)..<end]) }
+                if attributes[attribute] == nil, wanted(attribute) { attributes[attribute] = Self.decodeEntities(bytes[(index + 1)..<end]) }
                 index = end + 1
             }
             if closing {
                 if let at = stack.lastIndex(of: name) { stack.removeSubrange(at...) }
             } else if !selfClosing {
+                guard stack.count < Self.deepest else { throw .tooDeep(offset: start) }
                 stack.append(name)
             }
         }
