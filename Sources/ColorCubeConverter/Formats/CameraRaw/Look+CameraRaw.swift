@@ -24,3 +24,15 @@ extension Look {
         return look
     }
 }
+
+extension Look {
+    /// For inverting: a look holding a Camera Raw table as one cube of `size` (the whole chain
+    /// baked: the table has no closed-form inverse, and a cube is inverted numerically); any
+    /// other look as it is.
+    public func bakingCameraRawTables(size: Int) throws(TransformError) -> Look {
+        guard hasCameraRawTable else { return self }
+        var look = self
+        look.transform = Transform(cube: try baked(size: size).table)
+        return look
+    }
+}
