@@ -153,6 +153,15 @@ import Testing
         #expect(look.notes.contains { $0.hasPrefix("warning: its table's key 0123456789ABCDEF0123456789ABCDEF is not the MD5") })
     }
 
+    @Test func aFileLargerThanAnyProfileIsRefusedUnread() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.file("huge.xmp")
+        try Data(count: CameraRawProfile.largestFile + 1).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CameraRawProfileError.fileTooLarge(path: path, bytes: CameraRawProfile.largestFile + 1, limit: CameraRawProfile.largestFile)) {
+            try CameraRawProfileFormat().read(path: path, options: LUTReadOptions())
+        }
+    }
+
     @Test func aThirtyThreeCubeIsRefusedWithTheReason() {
         let format = CameraRawProfileFormat()
         #expect(throws: ConversionError.unsupportedSize(path: "p.xmp", size: 33, format: "a Camera Raw profile",

@@ -3,6 +3,8 @@ import ColorCubeCore
 /// Why an .xmp file gives no Camera Raw profile table; each case names the file and says what
 /// was found.
 public enum CameraRawProfileError: ColorCubeError, Equatable {
+    /// The file is larger than any profile (`limit` bytes): not a profile, or a hostile one.
+    case fileTooLarge(path: String, bytes: Int, limit: Int)
     /// The XMP's markup breaks off: `what` opened at byte `offset` never closes.
     case damagedXMP(path: String, what: String, offset: Int)
     /// An XMP without `crs:RGBTable`: a develop preset or a sidecar (`presetType` as it says, if
@@ -23,7 +25,7 @@ public enum CameraRawProfileError: ColorCubeError, Equatable {
 
     public var path: String? {
         switch self {
-        case .damagedXMP(let path, _, _), .noTable(let path, _), .missingTable(let path, _), .damagedText(let path, _),
+        case .fileTooLarge(let path, _, _), .damagedXMP(let path, _, _), .noTable(let path, _), .missingTable(let path, _), .damagedText(let path, _),
              .declaredSize(let path, _, _), .compression(let path, _), .payload(let path, _):
             path
         case .amount: nil
@@ -32,6 +34,8 @@ public enum CameraRawProfileError: ColorCubeError, Equatable {
 
     public var description: String {
         switch self {
+        case .fileTooLarge(let path, let bytes, let limit):
+            "\(path) is \(bytes) bytes; a Camera Raw profile is at most \(limit) (a 32-point table's text is about 250 kB), so this is not one"
         case .damagedXMP(let path, let what, let offset):
             "\(path): damaged XMP: the \(what) opened at byte \(offset) never closes"
         case .noTable(let path, let presetType):

@@ -36,7 +36,13 @@ public struct CameraRawProfileFormat: LUTFileFormat {
     }
 
     public func read(path: String, options: LUTReadOptions) throws -> Look {
-        let profile = try CameraRawProfile(try BinaryFile.readAll(path: path, limit: CameraRawProfile.largestFile), path: path)
+        let bytes: [UInt8]
+        do {
+            bytes = try BinaryFile.readAll(path: path, limit: CameraRawProfile.largestFile)
+        } catch .tooLarge(_, let size, let limit) {
+            throw CameraRawProfileError.fileTooLarge(path: path, bytes: size ?? limit + 1, limit: limit)
+        }
+        let profile = try CameraRawProfile(bytes, path: path)
         var format = self
         format.profile = profile
         var look = Look(transform: Transform(CameraRawProfileSpace.photoToProPhoto + [profile.table] + CameraRawProfileSpace.proPhotoToPhoto),
