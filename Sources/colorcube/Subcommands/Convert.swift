@@ -145,7 +145,7 @@ extension ColorCubeCommand {
             let (prepared, format, cubeSize) = profile.prepare(look, format: chosen, size: size)
             (chosen, size) = (format, cubeSize)
             // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
-            let written = try LUTWriter.write(prepared, format: chosen, to: path, title: profile.name ?? FilePath.stem(path),
+            let written = try LUTWriter.write(prepared, format: chosen, to: path, title: chosen is CameraRawProfileFormat ? profile.name ?? FilePath.stem(path) : FilePath.stem(input),
                                               size: size, interpolation: size == nil ? nil : interpolation,
                                               options: LUTWriter.Options(bitDepth: depth))
             Diagnostics.report(written, path: path, format: chosen)

@@ -39,7 +39,8 @@ public struct CameraRawProfileFormat: LUTFileFormat {
         let bytes: [UInt8]
         do {
             bytes = try BinaryFile.readAll(path: path, limit: CameraRawProfile.largestFile)
-        } catch .tooLarge(_, let size, let limit) {
+        } catch {
+            guard case .tooLarge(_, let size, let limit) = error else { throw error }
             throw CameraRawProfileError.fileTooLarge(path: path, bytes: size ?? limit + 1, limit: limit)
         }
         let profile = try CameraRawProfile(bytes, path: path)
