@@ -37,7 +37,7 @@ let package = Package(
         ),
         .target(
             name: "ColorCubeConverter",
-            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "CLittleCMS"]
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "CLittleCMS", "_CZlib"]
         ),
         // The engine: a transform prepared once and run over 8-bit, 16-bit and float pixels (lattice
         // kernels, the chain runner, colour memos, pixel layouts), shared by Applier and Learner.
@@ -86,6 +86,8 @@ let package = Package(
         .target(name: "_CHEIF", linkerSettings: [.linkedLibrary("heif"), .linkedLibrary("dav1d"), .linkedLibrary("de265")]),
         // OpenEXR through its C API (the Core library), which reports errors as status codes.
         .target(name: "_CEXR", linkerSettings: [.linkedLibrary("OpenEXRCore-3_1")]),
+        // zlib's one-shot compress and a bounded inflate for Camera Raw profiles' tables.
+        .target(name: "_CZlib", linkerSettings: [.linkedLibrary("z")]),
         .systemLibrary(
             name: "CLittleCMS",
             pkgConfig: "lcms2",

@@ -34,7 +34,8 @@ extension Diagnostics {
     /// advice names `--size`, the cube size in every command that writes a look.
     static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat) {
         if let error = written.bakingError, error.isNoticeable, let size = written.size {
-            let larger = size < 65 ? "--size 65" : "a larger --size"
+            let larger = format.largestSize.map { $0 <= size } == true ? "a larger size (\(format.name) holds at most \(size))"
+                : size < 65 ? "--size 65" : "a larger --size"
             Diagnostics.warning("\(path): baking the look into a \(size)-cube changes it by up to "
                 + "\(decimal(error.maxCodes, places: 1)) 8-bit codes (mean \(decimal(error.meanCodes, places: 2))); "
                 + "\(larger), or a format that holds the chain (.clf), keeps it closer")

@@ -91,7 +91,7 @@ extension Diagnostics {
         case .ignoreProfile:
             "; use --ignore-profile to keep its code values"
         case .resample(let largestSize?):
-            "; pass --size \(largestSize) or smaller (65 or 33 are usual)"
+            "; pass --size \(largestSize) or smaller" + (largestSize >= 65 ? " (65 or 33 are usual)" : "")
         case .resample(nil):
             "; pass --size, e.g. --size 64"
         case .chooseSize(let foundSize):

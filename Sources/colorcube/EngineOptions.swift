@@ -12,15 +12,18 @@ struct EngineOptions: ParsableArguments {
         + "(default: as the look's file states, as a CLF may, else trilinear)."))
     var interpolation: Interpolation?
 
-    @Option(help: "Strength of the look, 0 to 1: out = in + S * (look(in) - in).")
-    var strength: Float = 1
+    @Option(help: ArgumentHelp("Strength of the look, 0 to 1: out = in + S * (look(in) - in). For a Lightroom or Camera Raw profile: "
+        + "its amount, within the profile's range (up to 2; default: the profile's own)."))
+    var strength: Float?
 
     @OptionGroup var reading: LookReadOptions
 
     @OptionGroup var spaces: SpaceOptions
 
     func validate() throws {
-        guard (0...1).contains(strength) else { throw ValidationError("--strength must be between 0 and 1, got \(strength)") }
+        if let strength, !(0...2).contains(strength) {
+            throw ValidationError("--strength must be between 0 and 1 (up to 2 for a Camera Raw profile), got \(strength)")
+        }
     }
 
     /// Reads the look once and prepares the engine; reports what was noticed about the look.
@@ -36,11 +39,19 @@ struct EngineOptions: ParsableArguments {
     /// their own space get engines of their own.
     func loadEngines(look lookPath: String, ignoreProfile: Bool, colorMemory: ColorMemory = .recent,
                      pixelLimit: PixelLimit) throws -> Engines {
-        let look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
+        var look = try LookSpec.read(lookPath, options: reading.options(ignoreProfile: ignoreProfile, pixelLimit: pixelLimit))
         Diagnostics.report(look, path: lookPath)
-        let (interpolation, strength) = (interpolation, strength)
+        var strength = self.strength ?? 1
+        if look.hasCameraRawTable {
+            // A profile's amount is its own strength: blended where Camera Raw blends it.
+            if let asked = self.strength { look = try look.withCameraRawAmount(Double(asked)) }
+            strength = 1
+        } else if strength > 1 {
+            throw CommandFailure("--strength \(strength) is above 1, which only a Camera Raw profile's amount allows")
+        }
+        let (interpolation, engineStrength) = (interpolation, strength)
         let makeEngine: @Sendable (Transform) throws -> LUTEngine = { transform in
-            try LUTEngine(transform: transform, interpolation: interpolation, strength: strength, colorMemory: colorMemory)
+            try LUTEngine(transform: transform, interpolation: interpolation, strength: engineStrength, colorMemory: colorMemory)
         }
         let declared = PictureSpaceEngines(look: look, lookPath: lookPath, spaces: spaces, makeEngine: makeEngine)
         if let hdrSpace = spaces.hdrLookSpace {

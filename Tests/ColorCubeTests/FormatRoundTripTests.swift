@@ -18,6 +18,8 @@ import Testing
     /// Format name, bit depth, tolerance.
     static let cases: [(String, Int?, Float)] = [
         ("raw", nil, 0),
+        // Rounding to 16 bits plus the SDK's sampled sRGB curve (within 2e-5 each way).
+        ("xmp", nil, 0.5 / 65535 + 6e-5),
         ("cube", nil, 5e-7 + 1e-7),  // six decimals, plus Float rounding of the parsed value
         ("3dl", 10, 0.5 / 1023 + 1e-6),
         ("3dl", 12, 0.5 / 4095 + 1e-6),
@@ -153,12 +155,12 @@ import Testing
         try file.close()
         let portable = [".bin/.raw", ".cube/.itx", ".3dl", ".spi1d", ".spi3d", ".spimtx", ".csp", ".lut", ".vf", ".m3d",
                         ".clf", ".ctf", ".ccc", ".cdl", ".cc"]
-        #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm/.pf"])) {
+        #expect(throws: LUTFileError.unknownFormat(path: path, readable: portable + [".png", ".icc/.icm/.pf", ".xmp"])) {
             try LUTReader.read(path: path)
         }
         #expect(LUTFileError.unknownFormat(path: "notes.txt", readable: LUTFormats.all.extensionGroups).description
             == "notes.txt: unknown LUT format; colorcube reads .bin/.raw, .cube/.itx, .3dl, .spi1d, .spi3d, .spimtx, .csp, "
-                + ".lut, .vf, .m3d, .clf, .ctf, .ccc, .cdl, .cc, .png and .icc/.icm/.pf files")
+                + ".lut, .vf, .m3d, .clf, .ctf, .ccc, .cdl, .cc, .png, .icc/.icm/.pf and .xmp files")
         // ColorCubeLooks alone reads from its portable table, which knows no image or ICC format.
         let png = folder.file("look.png")
         try ReferenceGenerator.writeIdentity(size: 4, to: png)

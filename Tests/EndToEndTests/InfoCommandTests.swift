@@ -48,7 +48,7 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stdoutText.contains("  domain:     red 0...1, green 0...2, blue 0...4\n"))
         #expect(result.stdoutText.contains("  Core Image: no: values outside 0...1\n"))
-        #expect(result.stdoutText.contains("  warning:    values outside 0...1: .3dl, .m3d, .png and .icc output clamp them\n"))
+        #expect(result.stdoutText.contains("  warning:    values outside 0...1: .3dl, .m3d, .png, .icc and .xmp output clamp them\n"))
     }
 
     @Test func aFileThatCannotBeReadIsReportedAndTheRestStillDescribed() throws {

@@ -11,6 +11,7 @@ extension LUTFormats {
         ImageLUTFormat(.strip),
         ImageLUTFormat(.unityStrip),
         DeviceLinkFormat(),
+        CameraRawProfileFormat(),
     ]
 }
 

@@ -58,6 +58,8 @@ extension ColorCubeCommand {
         @Option(help: "Bits per value: 8 or 16 for png output (default 8), 10, 12 or 16 for 3dl (default 12).")
         var depth: Int?
 
+        @OptionGroup var profile: ProfileOutputOptions
+
         @Flag(help: "Keep the code values even when the PNG embeds a non-sRGB ICC profile.")
         var ignoreProfile = false
 
@@ -93,6 +95,7 @@ extension ColorCubeCommand {
                 throw ValidationError("--resample is the older spelling of --size; give one of them")
             }
             let chosen = try outputFormat()
+            try profile.validate(for: chosen)
             if let depth, !chosen.bitDepths.contains(depth) {
                 guard !chosen.bitDepths.isEmpty else {
                     let withDepths = LUTFormats.all.filter { !$0.bitDepths.isEmpty }.map(\.name)
@@ -109,12 +112,13 @@ extension ColorCubeCommand {
         }
 
         private func work() throws {
-            let chosen = try outputFormat()
-            let size = size ?? resample
+            var chosen = try outputFormat()
+            var size = size ?? resample
             if let from, let to, let output {
                 let source = try ColorSpaces.lookUp(from), target = try ColorSpaces.lookUp(to)
-                let look = try Look(conversionFrom: source, to: target)
-                let written = try LUTWriter.write(look, format: chosen, to: output, title: look.title ?? "conversion",
+                var look = try Look(conversionFrom: source, to: target)
+                (look, chosen, size) = profile.prepare(look, format: chosen, size: size)
+                let written = try LUTWriter.write(look, format: chosen, to: output, title: profile.name ?? look.title ?? "conversion",
                                                   size: size, interpolation: size == nil ? nil : interpolation,
                                                   options: LUTWriter.Options(bitDepth: depth))
                 Diagnostics.report(written, path: output, format: chosen)
@@ -138,8 +142,10 @@ extension ColorCubeCommand {
                 }
             }
             Diagnostics.report(look, path: input)
+            let (prepared, format, cubeSize) = profile.prepare(look, format: chosen, size: size)
+            (chosen, size) = (format, cubeSize)
             // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
-            let written = try LUTWriter.write(look, format: chosen, to: path, title: FilePath.stem(input),
+            let written = try LUTWriter.write(prepared, format: chosen, to: path, title: chosen is CameraRawProfileFormat ? profile.name ?? FilePath.stem(path) : FilePath.stem(input),
                                               size: size, interpolation: size == nil ? nil : interpolation,
                                               options: LUTWriter.Options(bitDepth: depth))
             Diagnostics.report(written, path: path, format: chosen)

@@ -34,6 +34,7 @@ extension ColorCubeCommand {
                 let (output, size, depth) = (writing.output, writing.size, writing.depth)
                 try OutputSafety.refuseOverwritingInput(output: output, inputs: LookSpec.paths(look))
                 let forward = try LookSpec.read(look, options: reading.options(pixelLimit: limits.pixelLimit))
+                    .bakingCameraRawTables(size: size ?? 33)
                 Diagnostics.report(forward, path: look)
                 let inverse = try forward.inverse(writtenAs: chosen, cubeSize: size)
                 let check = TransformInverter.report(inverse: inverse, of: forward.transform)
