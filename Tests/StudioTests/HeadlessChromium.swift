@@ -29,7 +29,9 @@ final class HeadlessChromium: @unchecked Sendable {
     init(path: String, downloads: String) throws {
         profile = NSTemporaryDirectory() + "/chromium-profile-\(UUID().uuidString)"
         var toBrowser: [Int32] = [0, 0], fromBrowser: [Int32] = [0, 0]
-        guard pipe2(&toBrowser, O_CLOEXEC) == 0, pipe2(&fromBrowser, O_CLOEXEC) == 0 else { throw Failure(description: "no pipes") }
+        guard pipe(&toBrowser) == 0, pipe(&fromBrowser) == 0 else { throw Failure(description: "no pipes") }
+        // Only the copies made for the child (descriptors 3 and 4) cross into it.
+        for descriptor in toBrowser + fromBrowser { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -45,9 +47,9 @@ final class HeadlessChromium: @unchecked Sendable {
         defer { argv.forEach { free($0) } }
         var child: pid_t = 0
         let status = posix_spawn(&child, path, &actions, nil, argv, environ)
-        close(quiet)
-        close(toBrowser[0])
-        close(fromBrowser[1])
+        Glibc.close(quiet)
+        Glibc.close(toBrowser[0])
+        Glibc.close(fromBrowser[1])
         guard status == 0 else { throw Failure(description: "cannot start \(path): \(String(cString: strerror(status)))") }
         pid = child
         commands = toBrowser[1]

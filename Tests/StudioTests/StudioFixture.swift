@@ -6,7 +6,7 @@ import Foundation
 import ColorCubeStudio
 
 /// A folder of small photos and looks made by the test, and the studio's routes over it.
-final class StudioFixture {
+final class StudioFixture: @unchecked Sendable {
     let root: String
     let photos: String
     let looks: String
@@ -16,7 +16,7 @@ final class StudioFixture {
     /// Two photos (a 96x64 and a 40x30 gradient) and three looks: warm.cube, cool.cube (9-cubes)
     /// and lift.cc (an ASC CDL).
     init(host: String = StudioFixture.host) throws {
-        root = NSTemporaryDirectory() + "/studio-tests-\(UUID().uuidString)"
+        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("studio-tests-\(UUID().uuidString)").path
         photos = root + "/photos"
         looks = root + "/looks"
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
@@ -82,6 +82,17 @@ final class StudioFixture {
         defer { try? FileManager.default.removeItem(atPath: path) }
         try LUTWriter.write(table, format: CubeTextFormat(), to: path, title: "test")
         return try Data(contentsOf: URL(fileURLWithPath: path))
+    }
+
+    /// The 8-bit samples of PNG bytes.
+    static func samples(_ png: Data) throws -> [UInt8] {
+        guard case .eight(let samples) = try pixels(png).pixels else { return [] }
+        return samples
+    }
+
+    /// The 8-bit samples of a PNG file.
+    static func samples(path: String) throws -> [UInt8] {
+        try samples(Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
     /// The pixels of PNG bytes.

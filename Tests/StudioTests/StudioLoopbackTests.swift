@@ -5,7 +5,7 @@ import ColorCubeStudio
 /// The security cases over a real socket on 127.0.0.1: each refused with its error.
 @Suite struct StudioLoopbackTests {
     /// A server on a port the system picks, over the fixture's folders.
-    static func serve(_ body: (StudioFixture, UInt16, StudioServer) throws -> Void) async throws {
+    static func serve(_ body: @escaping @Sendable (StudioFixture, UInt16, StudioServer) throws -> Void) async throws {
         let server = try StudioServer(address: "127.0.0.1", port: 0)
         var fixture: StudioFixture?
         let host = try await server.start { host in
@@ -16,7 +16,13 @@ import ColorCubeStudio
         defer { Task { await server.stop() } }
         let port = UInt16(host.split(separator: ":").last.flatMap { Int($0) } ?? 0)
         guard let fixture else { throw LoopbackClient.Failure(description: "no fixture") }
-        try body(fixture, port, server)
+        // The client blocks on its socket: on a thread of its own, so that the server's tasks keep
+        // the cooperative pool (two threads on two cores) to themselves.
+        try await withCheckedThrowingContinuation { (done: CheckedContinuation<Void, any Error>) in
+            Thread.detachNewThread {
+                done.resume(with: Result { try body(fixture, port, server) })
+            }
+        }
         await server.stop()
     }
 

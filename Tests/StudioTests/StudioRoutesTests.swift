@@ -42,7 +42,11 @@ import ColorCubeStudio
         #expect(expected.width == 48 && expected.height == 32)
         let look = try LUTReader.read(path: fixture.looks + "/warm.cube")
         try ImageApplier(engine: try LUTEngine(transform: look.transform)).apply(to: &expected)
-        #expect(try StudioFixture.pixels(after.body).pixels == expected.pixels)
+        guard case .eight(let expectedSamples) = expected.pixels else {
+            Issue.record("not 8-bit")
+            return
+        }
+        #expect(try StudioFixture.samples(after.body) == expectedSamples)
     }
 
     @Test func theCommandIsTheChainInTheLookSyntax() throws {
@@ -108,8 +112,8 @@ import ColorCubeStudio
     @Test func everyRefusalIsAClearError() throws {
         let fixture = try StudioFixture()
         let guardian = fixture.routes.guardian
-        func status(_ request: StudioRequest) -> (Int, String) {
-            let response = fixture.routes.respond(request)
+        func status(_ request: StudioRequest) -> (Int, String) { answer(fixture.routes.respond(request)) }
+        func answer(_ response: StudioResponse) -> (Int, String) {
             let error = (try? JSONSerialization.jsonObject(with: response.body) as? [String: String])?["error"] ?? ""
             return (response.status, error)
         }
@@ -127,17 +131,17 @@ import ColorCubeStudio
         #expect(status(fixture.request("POST", "/api/grade", headers: ["Content-Type": "text/plain"])).0 == 400)
         #expect(status(fixture.request("POST", "/api/grade", headers: ["Content-Length": "100000000"])).0 == 413)
         // Paths, photos and looks that are not listed.
-        #expect(status(fixture.get("/../../etc/passwd")).0 == 404)
-        #expect(status(fixture.get("/api/image", ["photo": "../../etc/passwd"])).0 == 404)
-        #expect(status(fixture.get("/api/image", ["photo": "7"])).0 == 404)
-        let outside = status(fixture.get("/api/image", ["photo": "0", "chain": StudioFixture.chain([("../../etc/passwd", nil)])]))
+        #expect(answer(fixture.get("/../../etc/passwd")).0 == 404)
+        #expect(answer(fixture.get("/api/image", ["photo": "../../etc/passwd"])).0 == 404)
+        #expect(answer(fixture.get("/api/image", ["photo": "7"])).0 == 404)
+        let outside = answer(fixture.get("/api/image", ["photo": "0", "chain": StudioFixture.chain([("../../etc/passwd", nil)])]))
         #expect(outside.0 == 404 && outside.1.contains("no look named \"../../etc/passwd\""))
-        #expect(status(fixture.get("/api/image", ["photo": "0", "chain": StudioFixture.chain([("/etc/passwd", nil)])])).0 == 404)
-        #expect(status(fixture.get("/api/image", ["photo": "0", "chain": "[{]"])).0 == 400)
-        #expect(status(fixture.get("/api/image", ["photo": "0", "chain": StudioFixture.chain([("warm.cube", 2)])])).0 == 400)
-        #expect(status(fixture.get("/api/image", ["photo": "0", "width": "100000"])).0 == 400)
-        #expect(status(fixture.get("/api/export", ["chain": StudioFixture.chain([("warm.cube", nil)]), "format": "gif"])).0 == 400)
-        #expect(status(fixture.get("/api/export", ["chain": StudioFixture.chain([("warm.cube", nil)]), "size": "999"])).0 == 400)
+        #expect(answer(fixture.get("/api/image", ["photo": "0", "chain": StudioFixture.chain([("/etc/passwd", nil)])])).0 == 404)
+        #expect(answer(fixture.get("/api/image", ["photo": "0", "chain": "[{]"])).0 == 400)
+        #expect(answer(fixture.get("/api/image", ["photo": "0", "chain": StudioFixture.chain([("warm.cube", 2)])])).0 == 400)
+        #expect(answer(fixture.get("/api/image", ["photo": "0", "width": "100000"])).0 == 400)
+        #expect(answer(fixture.get("/api/export", ["chain": StudioFixture.chain([("warm.cube", nil)]), "format": "gif"])).0 == 400)
+        #expect(answer(fixture.get("/api/export", ["chain": StudioFixture.chain([("warm.cube", nil)]), "size": "999"])).0 == 400)
         #expect(status(fixture.request("DELETE", "/api/state", headers: ["Content-Type": "application/json"])).0 == 405)
     }
 

@@ -46,7 +46,8 @@ public final class StudioRenderer: Sendable {
         try? FileManager.default.removeItem(atPath: scratch)
     }
 
-    /// `photo` in sRGB, scaled to `width` pixels wide (the height in proportion), 8-bit RGB.
+    /// `photo` in sRGB, scaled to `width` pixels wide (at most its own width; the height in
+    /// proportion), 8-bit RGB.
     /// - Throws: `StudioError.failed` with the reader's message.
     public func picture(_ photo: StudioCatalog.Photo, width: Int) throws(StudioError) -> RasterImage {
         let key = "\(width) \(photo.path)"
@@ -61,6 +62,8 @@ public final class StudioRenderer: Sendable {
                 full.colorSpace = .sRGB
                 decoded.withLock { [full] in $0 = (photo.path, full) }
             }
+            // Never enlarged: a photo narrower than the width asked for keeps its own.
+            let width = min(width, full.width)
             let height = max(1, Int((Double(full.height) * Double(width) / Double(max(full.width, 1))).rounded()))
             var image = ImageScaler.scaled(full, width: width, height: height)
             image.colorSpace = .sRGB
