@@ -27,7 +27,7 @@ struct StudioCommand: AsyncParsableCommand {
     @Option(parsing: .upToNextOption, help: ArgumentHelp("Folders of looks: every file colorcube reads as a look.", valueName: "folder"))
     var looks: [String] = []
 
-    @Option(help: "The port to listen on (default: one the system picks).")
+    @Option(help: "The port to listen on; 0 lets the system pick one.")
     var port: Int = 0
 
     @Option(help: ArgumentHelp("The folder of sample looks (default: LUTs/ of the checkout colorcube was built in, when found).",

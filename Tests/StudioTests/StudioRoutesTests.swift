@@ -33,6 +33,16 @@ import ColorCubeStudio
         #expect(looks?.compactMap { $0["name"] as? String } == ["cool.cube", "lift.cc", "warm.cube"])
     }
 
+    @Test func photosAndLooksMayBeGivenAsFiles() throws {
+        let fixture = try StudioFixture()
+        let catalog = try StudioCatalog(photoInputs: [fixture.photos + "/b.png"], lookFolders: [fixture.looks + "/lift.cc"], samples: nil)
+        #expect(catalog.photos.map(\.name) == ["b.png"])
+        #expect(catalog.looks.map(\.name) == ["lift.cc"])
+        #expect(throws: StudioError.refusedFolder(path: fixture.root + "/none", reason: "no such file or folder")) {
+            try StudioCatalog(photoInputs: [fixture.root + "/none"], lookFolders: [], samples: nil)
+        }
+    }
+
     @Test func thePreviewIsTheLookAppliedToTheScaledPhoto() throws {
         let fixture = try StudioFixture()
         let before = fixture.get("/api/image", ["photo": "0", "width": "48"])

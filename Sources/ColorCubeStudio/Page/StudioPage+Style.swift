@@ -19,7 +19,7 @@ extension StudioPage {
         .tile img, .node img { width: 100%; display: block; border-radius: 2px; min-height: 40px; background: #000; }
         .tile span { display: block; font-size: 12px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         .picture { position: relative; background: #000; border-radius: 4px; min-height: 200px; display: flex; justify-content: center; }
-        .picture img { max-width: 100%; max-height: calc(100vh - 260px); }
+        .picture img { width: 100%; max-height: calc(100vh - 260px); object-fit: contain; image-rendering: auto; }
         .bar { display: flex; gap: 12px; align-items: center; margin: 8px 0; }
         pre { white-space: pre-wrap; word-break: break-all; background: var(--panel); padding: 8px; border-radius: 4px; min-height: 2em; user-select: all; }
         ol { list-style: none; padding: 0; margin: 0; }

@@ -43,8 +43,9 @@ public struct StudioCatalog: Sendable {
         self.photoInputs = photoInputs.map(Self.absolute)
         var photos: [Photo] = []
         for input in self.photoInputs {
-            for relative in Self.files(under: input) where ImageFormat(pathExtension: FilePath.pathExtension(relative)) != nil {
+            for relative in Self.files(under: input) {
                 let path = relative.isEmpty ? input : input + "/" + relative
+                guard ImageFormat(pathExtension: FilePath.pathExtension(path)) != nil else { continue }
                 photos.append(Photo(path: path, name: relative.isEmpty ? FilePath.split(input).name : relative))
             }
         }
