@@ -60,7 +60,7 @@ final class HeadlessChromium: @unchecked Sendable {
 
     /// Sends a command (to a page's session when given) and waits for its answer's `result`.
     @discardableResult
-    func send(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: Double = 30) throws -> [String: Any] {
+    func send(_ method: String, _ params: [String: Any] = [:], session: String? = nil, timeout: Double = 300) throws -> [String: Any] {
         lock.lock()
         nextID += 1
         let id = nextID
@@ -100,7 +100,7 @@ final class HeadlessChromium: @unchecked Sendable {
     }
 
     /// Waits until `expression` is true in the page.
-    func wait(until expression: String, session: String, timeout: Double = 20) throws {
+    func wait(until expression: String, session: String, timeout: Double = 300) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if try evaluate(expression, session: session) as? Bool == true { return }

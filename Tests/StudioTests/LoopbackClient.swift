@@ -21,7 +21,8 @@ enum LoopbackClient {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "no socket") }
         defer { close(socket) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // Long: in a full test run the server waits its turn for the cooperative pool.
+        var timeout = timeval(tv_sec: 300, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

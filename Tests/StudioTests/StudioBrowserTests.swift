@@ -73,7 +73,7 @@ import ColorCubeStudio
               document.getElementById('download').click(); })()
             """, session: page)
         let downloaded = downloads + "/warm+lift.cube"
-        for _ in 0..<200 where !FileManager.default.fileExists(atPath: downloaded) { usleep(50_000) }
+        for _ in 0..<6000 where !FileManager.default.fileExists(atPath: downloaded) { usleep(50_000) }
         let converted = fixture.root + "/converted.cube"
         try ColorcubeBinary.run(["convert", words[2], "-o", converted, "--size", "9"])
         #expect(try Data(contentsOf: URL(fileURLWithPath: downloaded)) == Data(contentsOf: URL(fileURLWithPath: converted)))

@@ -27,15 +27,26 @@ public final class StudioServer: Sendable {
     /// - Throws: the socket's error when the address cannot be listened on (a port in use).
     public func start(makeRoutes: (_ host: String) throws -> StudioRoutes) async throws -> String {
         let server = self.server
-        let running = Task { try await server.run() }
+        let failure = Locked<(any Error)?>(nil)
+        let running = Task {
+            do {
+                try await server.run()
+            } catch {
+                failure.withLock { $0 = error }
+                throw error
+            }
+        }
         task.withLock { $0 = running }
-        do {
-            try await server.waitUntilListening(timeout: 10)
-        } catch {
+        // Counted in turns rather than seconds: where other work holds every thread of the pool
+        // (a test suite), the server starts late but is not given up on.
+        for _ in 0..<2000 {
+            if await server.isListening { break }
+            if let error = failure.withLock({ $0 }) { throw error }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard await server.isListening else {
             running.cancel()
-            // The server's own error (a port in use) says more than the wait's time-out.
-            _ = try await running.value
-            throw error
+            throw StudioError.failed("the server did not start listening")
         }
         guard case .ip4(_, let port)? = await server.listeningAddress else {
             throw StudioError.failed("the server is not listening on an IPv4 address")
