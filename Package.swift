@@ -69,7 +69,8 @@ let package = Package(
         .target(
             name: "ColorCubeStudio",
             dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter",
-                           "ColorCubeEngine", "ColorCubeApplier", .product(name: "FlyingFox", package: "FlyingFox")]
+                           "ColorCubeEngine", "ColorCubeApplier", .product(name: "FlyingFox", package: "FlyingFox"),
+                           .product(name: "FlyingSocks", package: "FlyingFox")]
         ),
         .executableTarget(
             name: "colorcube-studio",
@@ -118,8 +119,8 @@ let package = Package(
         ),
         .testTarget(
             name: "StudioTests",
-            dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeApplier",
-                           "ColorCubeStudio"]
+            dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeEngine",
+                           "ColorCubeApplier", "ColorCubeStudio"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter"]),
     ],
