@@ -15,9 +15,14 @@ let package = Package(
         .library(name: "ColorCubeApplier", targets: ["ColorCubeApplier"]),
         .library(name: "ColorCubeLearner", targets: ["ColorCubeLearner"]),
         .executable(name: "colorcube", targets: ["colorcube"]),
+        // `colorcube studio` runs this one, so that building colorcube alone needs no HTTP server.
+        .executable(name: "colorcube-studio", targets: ["colorcube-studio"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // The studio's HTTP server: no dependencies of its own (sockets through the C library), so it
+        // adds seconds to a first build where SwiftNIO-based servers add minutes (Tools/README.md).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // MARK: Public API
@@ -58,6 +63,18 @@ let package = Package(
                 "ColorCubeConverter", "ColorCubeEngine", "ColorCubeApplier", "ColorCubeLearner",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // The studio: a local web page over the same library (looks, chains, previews, export, grading
+        // a folder), behind a loopback HTTP server. No library module depends on it.
+        .target(
+            name: "ColorCubeStudio",
+            dependencies: ["ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter",
+                           "ColorCubeEngine", "ColorCubeApplier", .product(name: "FlyingFox", package: "FlyingFox"),
+                           .product(name: "FlyingSocks", package: "FlyingFox")]
+        ),
+        .executableTarget(
+            name: "colorcube-studio",
+            dependencies: ["ColorCubeStudio", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
         // MARK: Implementation details (no stable API)
@@ -101,6 +118,11 @@ let package = Package(
                 "ColorCubeCore", "ColorCubeTransform", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeGenerator",
                 "ColorCubeConverter", "ColorCubeEngine", "ColorCubeApplier", "ColorCubeLearner", "CLittleCMS", "_CVideoCodec",
             ]
+        ),
+        .testTarget(
+            name: "StudioTests",
+            dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter", "ColorCubeEngine",
+                           "ColorCubeApplier", "ColorCubeStudio"]
         ),
         .testTarget(name: "EndToEndTests", dependencies: ["ColorCubeCore", "ColorCubeLooks", "ColorCubeImaging", "ColorCubeConverter"]),
     ],

@@ -27,6 +27,9 @@ public struct Look: Sendable {
     /// read in (a front end says how to ask for one). Empty otherwise.
     public var otherLayouts: [ImageLUTLayout.Kind] = []
     public var outputDescriptor: String?
+    /// Set when an ICC display profile (which takes CIE XYZ to a display's codes) is applied to a
+    /// picture's RGB, with no conversion to XYZ before it: the profile's path.
+    public var displayProfileOnRGB: String?
     /// For a look made of several (`init(chain:)`): each one's format as `describe` gives it, in
     /// order; empty for a look read from one file.
     public var chainedFormats: [String] = []
@@ -56,6 +59,7 @@ public struct Look: Sendable {
             convertedFromProfile = convertedFromProfile ?? next.convertedFromProfile
             lossySource = lossySource ?? next.lossySource
             roughness = roughness ?? next.roughness
+            displayProfileOnRGB = displayProfileOnRGB ?? next.displayProfileOnRGB
         }
     }
 
@@ -66,6 +70,7 @@ public struct Look: Sendable {
         if let profile = convertedFromProfile { result.append(.convertedFromProfile(profile)) }
         if let lossySource { result.append(.lossySource(format: lossySource)) }
         if let roughness, roughness.suggestsSpatialEdit { result.append(.spatialEdit(roughness)) }
+        if let displayProfileOnRGB { result.append(.displayProfileOnRGB(path: displayProfileOnRGB)) }
         return result
     }
 

@@ -6,6 +6,9 @@ public enum LookWarning: Sendable {
     case lossySource(format: String)
     /// The reference looks edited with spatial tools, not colour adjustments only.
     case spatialEdit(Roughness)
+    /// An ICC display profile (CIE XYZ to a display's codes) applied to RGB with no conversion to
+    /// XYZ before it: the profile's path.
+    case displayProfileOnRGB(path: String)
 
     /// True for what is only information, not a possible problem.
     public var isNote: Bool {

@@ -53,6 +53,10 @@ public struct Transform: Sendable, CustomStringConvertible {
     /// choice overrides the file's).
     public func interpolating(with interpolation: Interpolation) -> Transform {
         Transform(operations.map { operation in
+            if let mixed = operation as? StrengthOp {
+                // A step at part strength holds its own lattices.
+                return (try? StrengthOp(mixed.steps.interpolating(with: interpolation), strength: mixed.strength)) ?? mixed
+            }
             guard var lattice = operation as? LUT3DOp else { return operation }
             lattice.interpolation = interpolation
             return lattice

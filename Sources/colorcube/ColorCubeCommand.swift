@@ -34,7 +34,7 @@ struct ColorCubeCommand: ParsableCommand {
             or video frames. `learn` makes a look from a photo before and after an edit done anywhere.
             """,
         version: "0.1.0",
-        subcommands: [Generate.self, Convert.self, Apply.self, Combine.self, Invert.self, Info.self, Preview.self, Learn.self, Spaces.self]
+        subcommands: [Generate.self, Convert.self, Apply.self, Combine.self, Invert.self, Info.self, Preview.self, Learn.self, Spaces.self, Studio.self]
     )
 }
 

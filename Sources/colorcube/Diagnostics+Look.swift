@@ -27,6 +27,10 @@ extension Diagnostics {
             lossyReferenceWarning(path: path, format: format)
         case .spatialEdit(let roughness):
             roughnessWarning(roughness, path: path)
+        case .displayProfileOnRGB(let profile):
+            "\(profile) is an ICC display profile: read as OpenColorIO reads it, it takes CIE XYZ (D65) to the display's "
+                + "codes, so on a picture's RGB it moves colours without meaning; to see a picture as that display shows it, "
+                + "chain a conversion to XYZ first: \(LookSpec.conversionPrefix)srgb_rec709_display,lin_ciexyzd65_display+\(profile)"
         }
     }
 

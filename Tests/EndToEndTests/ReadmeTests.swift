@@ -14,7 +14,7 @@ struct ReadmeTests {
         return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
     }()
 
-    static let subcommands = ["generate", "convert", "apply", "combine", "invert", "info", "preview", "learn", "spaces"]
+    static let subcommands = ["generate", "convert", "apply", "combine", "invert", "info", "preview", "learn", "spaces", "studio"]
 
     @Test func everyCommandHasASectionAndTheRootHelpListsOnlyThose() throws {
         let help = try CommandRunner.run(["--help"]).stdoutText

@@ -60,6 +60,14 @@ public struct CLFFormat: LUTFileFormat {
     public var extensions: [String] { ["clf"] }
     public var holdsChains: Bool { true }
 
+    /// Every chain but one holding a step at part strength that does not fold into its own data
+    /// (`StrengthOp.optimizedForm`): CLF has no node that mixes a step with its input.
+    public func holdsExactly(_ transform: Transform) -> Bool {
+        !transform.operations.contains { operation in
+            (operation as? StrengthOp)?.optimizedForm.contains { $0 is StrengthOp } == true
+        }
+    }
+
     /// The largest 1D table read: a million entries.
     public static let largest1DSize = 1 << 20
     /// The highest `compCLFversion` and `version` accepted.

@@ -181,12 +181,7 @@ extension ColorCubeCommand {
             }
             progress.clear()
             if !plan.singleFile {
-                let passedOver = plan.passedOverSummary
-                let removed = summary.temporariesRemoved, elsewhere = summary.finishedElsewhere
-                Diagnostics.note("\(summary.done) done, \(summary.skipped) skipped, \(summary.failed) failed"
-                    + (passedOver.isEmpty ? "" : "; passed over " + passedOver.joined(separator: " and "))
-                    + (elsewhere == 0 ? "" : "; " + Self.finishedElsewherePhrase(elsewhere, kept: skipExisting))
-                    + (removed > 0 ? "; removed \(removed) temporary file\(removed == 1 ? "" : "s") left by an interrupted run" : ""))
+                Diagnostics.note(summary.line(passedOver: plan.passedOverSummary, keptExisting: skipExisting))
             }
             if benchmark {
                 let t = summary.times
@@ -197,14 +192,6 @@ extension ColorCubeCommand {
             }
             if summary.failed > 0 { throw ExitCode.failure }
         }
-    }
-}
-
-extension ColorCubeCommand.Apply {
-    /// "1 output was also finished by another run at the same time (its file was kept)".
-    static func finishedElsewherePhrase(_ count: Int, kept: Bool) -> String {
-        (count == 1 ? "1 output was" : "\(count) outputs were") + " also finished by another run at the same time"
-            + (kept ? (count == 1 ? " (its file was kept)" : " (their files were kept)") : "")
     }
 }
 

@@ -1,3 +1,4 @@
+import ColorCubeConverter
 import ArgumentParser
 import ColorCubeApplier
 import ColorCubeCore
