@@ -205,7 +205,8 @@ import Testing
         #expect(plan.jobs.map(\.relativePath) == ["a.png"])
         #expect(plan.passedOverSummary == [
             "3 GIF/BMP pictures (anim.gif, scan.bmp, scan2.bmp: formats colorcube does not read; convert them to PNG)",
-            "2 files colorcube does not recognise as images (list.csv, notes.txt)", "1 camera raw file",
+            "2 files colorcube does not recognise as images (list.csv, notes.txt)",
+            "1 camera raw file (raw.dng: develop it to TIFF or PNG first)",
         ])
     }
 

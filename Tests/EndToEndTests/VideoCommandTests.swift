@@ -429,7 +429,7 @@ struct VideoCommandTests {
         try Self.makeClip(source, size: "320x240", frames: 10, matrix: "bt709", fast: true)
         let result = try CommandRunner.run(["apply", Self.realLook, source, "-o", scratch.file("graded.mp4"), "--benchmark"])
         #expect(result.status == 0, "\(result.stderr)")
-        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("benchmark: 1 files") })
+        let line = try #require(result.stderr.split(separator: "\n").first { $0.contains("benchmark: 1 file,") })
         // The in-process path times each stage; grading and encoding ten frames take some time.
         for stage in ["LUT", "encode"] {
             let seconds = line.components(separatedBy: "\(stage) ").dropFirst().first.flatMap { Double($0.prefix { $0 != " " }) }

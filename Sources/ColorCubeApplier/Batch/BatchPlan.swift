@@ -84,10 +84,11 @@ public struct BatchPlan: Sendable {
                             passedOver.append(PassedOver(path: path, relativePath: prefix + relative, reason: reason))
                             continue
                         }
-                        // A picture whose name says another format (a JPEG named .CR2) is written
-                        // under the name of what it is: its output is a picture of that format.
+                        // A picture whose name says no format colorcube writes (a JPEG named .CR2
+                        // or .dat) is written under the name of what it is; one named for another
+                        // format colorcube writes (a JPEG named .png) is written in that format.
                         var outputRelative = prefix + relative
-                        if ImageFormat(pathExtension: FilePath.pathExtension(relative)) != codec.format,
+                        if ImageFormat(pathExtension: FilePath.pathExtension(relative)) == nil,
                            let fitting = codec.fileExtensions.first {
                             outputRelative = FilePath.replacingExtension(of: outputRelative, with: fitting)
                         }
