@@ -4,11 +4,11 @@ import Foundation
 import Testing
 
 /// Every fuzz target starts from seeds: Tools/fuzz runs one target per reader of the format tables
-/// (and four of its own), and a target without a Tests/FuzzCorpus folder would start from nothing.
+/// (and three of its own), and a target without a Tests/FuzzCorpus folder would start from nothing.
 @Suite struct FuzzSeedTests {
     /// The names `FUZZ_TARGET=list` prints, worked out from the same tables.
     static var targets: [String] {
-        ["stream", "nut", "image", "jpeg-coefficients"]
+        ["stream", "image", "jpeg-coefficients"]
             + LUTFormats.all.filter { !$0.readsImages }.map(\.name)
             + ImageCodecs.all.filter(\.isReadable).map(\.format.identifier)
     }

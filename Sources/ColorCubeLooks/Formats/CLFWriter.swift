@@ -90,8 +90,10 @@ enum CLFWriter {
         case let mixed as StrengthOp:
             // Only a step whose strength folds into its own data (a 3D LUT, a matrix) has nodes.
             let folded = mixed.optimizedForm
-            guard !folded.contains(where: { $0 is StrengthOp }) else { throw cannotHold(operation, path: path) }
-            return try folded.enumerated().map { try node($0.element, id: folded.count == 1 ? id : id + "-\($0.offset + 1)", path: path) }
+            guard !folded.contains(where: { $0 is StrengthOp }) else { throw cannotHold(operation, path: path, format: format) }
+            return try folded.enumerated().map {
+                try node($0.element, id: folded.count == 1 ? id : id + "-\($0.offset + 1)", path: path, format: format)
+            }
                 .joined()
         case let curve where curve.isPerChannel:
             // A curve CLF has no node for (a camera's published transfer function): sampled at
