@@ -1,8 +1,11 @@
 import ColorCubeApplier
 import ColorCubeEngine
 import ColorCubeCore
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
 import Darwin
+#endif
 import Testing
 
 @Suite struct ColorMemoTests {
