@@ -9,28 +9,11 @@ import ColorCubeImaging
 import ColorCubeTransform
 import Dispatch
 
-/// Grades video clips with FFmpeg's libraries in colorcube's process: the clip is opened and
-/// described (`VideoProbe`), its video stream decoded, each frame converted to RGB with the
-/// stream's own matrix and range, graded and converted back with the same matrix, range and
-/// subsampling (`YCbCrFrameGrader`), encoded and written into the output beside the source's
-/// other streams, copied as packets with their timestamps, dispositions, languages and side
-/// data, and its chapters and metadata (`LibraryOutput`).
-///
-/// - Planar YCbCr clips (4:2:0, 4:2:2, 4:4:4, 8 to 16 bits) are graded in their own format:
-///   colours outside the RGB cube are kept, so an identity look returns the frames bit for bit;
-///   the look runs on 8-bit codes for 8-bit clips (results remembered by YCbCr colour) and
-///   16-bit codes deeper, and the output keeps the source's depth.
-/// - Untagged streams are converted as players show them: BT.709 from 720 lines up, BT.601
-///   below, limited range; the output stays untagged where the source was (the same guess then
-///   gives the same colours), except that a full-range source is always tagged so.
-/// - Every graded frame keeps its timestamp and its duration (a variable frame rate survives,
-///   the last frame's too); the other streams stay on the same timeline.
-/// - Other layouts are converted by FFmpeg's scaler in process: semi-planar and packed YCbCr
-///   (nv12, p010, yuyv422) repacked exactly to planar, RGB clips graded as rgb24 or rgb48le;
-///   the encoder's own format, where it is another, is converted to on the way out.
-/// - Streams the output's container cannot hold are re-encoded in process (`StreamPlan`).
-/// - The output is written to a temporary name beside it and renamed when the encoder has
-///   finished (`AtomicFile`); any failure removes it and reports one reason.
+/// Grades video clips with FFmpeg's libraries in colorcube's process: the clip described from its
+/// demuxer (`VideoProbe`), its video stream decoded, graded in its own YCbCr (`YCbCrFrameGrader`)
+/// or converted in process first, encoded and written beside the source's other streams, copied
+/// as packets (`LibraryOutput`), under a temporary name renamed when complete (`AtomicFile`).
+/// The design, and what was tried and not kept: the *Video* article of this module.
 public struct VideoApplier: Sendable {
     /// What the user asked of the encoder.
     public struct Options: Sendable {
