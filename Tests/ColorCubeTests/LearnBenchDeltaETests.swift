@@ -8,7 +8,7 @@ import Testing
 /// compared pixel by pixel with the learner's CIEDE2000 and one line per group is printed,
 /// `deltae<TAB>look<TAB>kind<TAB>mean<TAB>p99<TAB>pixels`, pooled over its images.
 @Suite struct LearnBenchDeltaETests {
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["COLORCUBE_DELTAE_LIST"] != nil))
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["COLORCUBE_DELTAE_LIST"] != nil, "set COLORCUBE_DELTAE_LIST to measure"))
     func meansOverTheListedImages() throws {
         let path = ProcessInfo.processInfo.environment["COLORCUBE_DELTAE_LIST"] ?? ""
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")

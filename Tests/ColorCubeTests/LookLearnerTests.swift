@@ -306,7 +306,7 @@ enum LearnBench {
     /// The defaults against their neighbours, on held-out photos with every sample look: the
     /// smoothness on lossless afters, the noise term on JPEG q90 afters. Run by Tools/bench-learn
     /// (a few minutes on the full-size photos), which sets COLORCUBE_LEARN_SWEEP.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["COLORCUBE_LEARN_SWEEP"] != nil))
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["COLORCUBE_LEARN_SWEEP"] != nil, "set COLORCUBE_LEARN_SWEEP to run the sweep"))
     func theDefaultsAreTheHeldOutBest() throws {
         let photos = try LearnBench.photos()
         let looks = try LearnBench.allLooks.map { try LearnBench.look($0) }
