@@ -364,18 +364,8 @@ import Testing
         #expect(!piped.stderr.contains("\r"))
 
         // `script` (util-linux) runs the command on a pseudo-terminal.
-        #expect(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "util-linux's script is missing")
-        let command = [CommandRunner.binary, "apply", look, scratch.file("in"), "-o", scratch.file("out2")].joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let (_, text) = try FirstHourCommandTests.onTerminal([CommandRunner.binary, "apply", look, scratch.file("in"), "-o",
+                                                             scratch.file("out2")])
         #expect(text.contains("3/3 images"), "progress on a terminal: \(text)")
     }
 

@@ -159,12 +159,13 @@ public enum AtomicFile {
         // Entries are compared as bytes first, so a large folder costs little more than reading it.
         let namePrefix = Array(".\(name).\(temporaryMarker)-".utf8)
         var removed: [String] = []
+        // The name is read up to its terminator in place: readdir's record may end right after it,
+        // so a copy of the whole `d_name` field (256 bytes) would read past the record.
+        let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
         while let entry = readdir(directory) {
-            let entryName: String? = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let bytes = raw.prefix(while: { $0 != 0 })
-                guard bytes.starts(with: namePrefix) else { return nil }
-                return String(decoding: bytes, as: UTF8.self)
-            }
+            let cName = UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self)
+            let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(cName), count: strlen(cName))
+            let entryName: String? = bytes.starts(with: namePrefix) ? String(decoding: bytes, as: UTF8.self) : nil
             guard let entryName, isTemporary(entryName, of: name) else { continue }
             let candidate = prefix + entryName
             if removeIfAbandoned(candidate) { removed.append(candidate) }
