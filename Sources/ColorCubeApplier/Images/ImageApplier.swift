@@ -121,19 +121,14 @@ public struct ImageApplier: Sendable {
                       overlap: AtomicFile.Overlap = .replace) throws -> FileReport {
         var times = StageTimes()
         var clock = ContinuousClock.now
-        func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
-            let now = ContinuousClock.now
-            times[keyPath: stage] += now - clock
-            clock = now
-        }
         // Taken apart at once: a second reference to the pixels would make the in-place steps copy them.
         var image: RasterImage
         let inputFormat: ImageFormat
         (image, inputFormat) = try ImageCodecs.read(path: input, options: options.reading)
         let imageCount = image.metadata.imageCount, readNotes = image.metadata.readNotes
-        lap(\.decode)
+        times.lap(\.decode, since: &clock)
         try prepareColors(&image, path: input)
-        lap(\.colorManagement)
+        times.lap(\.colorManagement, since: &clock)
         // Dithering an 8-bit picture needs the grade before it is rounded to 8 bits: the look runs
         // at 16 bits and the result is dithered back to 8 (exact codes stay exact). The samples
         // before the look are kept (shared until the look writes) for the colours it leaves alone.
@@ -141,7 +136,7 @@ public struct ImageApplier: Sendable {
         let original = options.dither != .none ? image.pixels : nil
         if dithersEightBit { image.widenToSixteenBits() }
         applyLook(to: &image, engine: try engine(for: image, path: input), parallel: parallel)
-        lap(\.lut)
+        times.lap(\.lut, since: &clock)
         let format = outputFormat ?? inputFormat
         if format != inputFormat {
             image.metadata = image.metadata.keepingOnlyNeutralFields()
@@ -156,7 +151,7 @@ public struct ImageApplier: Sendable {
         let written = try AtomicFile.write(to: output, overlap: overlap) { temporary in
             try ImageCodecs.write(image, as: format, to: temporary, options: writeOptions)
         }
-        lap(\.encode)
+        times.lap(\.encode, since: &clock)
         return FileReport(times: times, inputFormat: inputFormat, imageCount: imageCount, readNotes: readNotes,
                           finishedElsewhere: written.finishedElsewhere,
                           staleTemporariesRemoved: written.staleTemporariesRemoved)

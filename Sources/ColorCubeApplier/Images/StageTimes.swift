@@ -11,6 +11,14 @@ public struct StageTimes: Sendable, Equatable {
 
     public var total: Duration { decode + colorManagement + lut + encode }
 
+    /// Adds the time since `clock` to `stage` and moves `clock` to now: one stopwatch for the
+    /// stages of a file or a frame.
+    mutating func lap(_ stage: WritableKeyPath<StageTimes, Duration>, since clock: inout ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        self[keyPath: stage] += now - clock
+        clock = now
+    }
+
     public static func += (lhs: inout StageTimes, rhs: StageTimes) {
         lhs.decode += rhs.decode
         lhs.colorManagement += rhs.colorManagement

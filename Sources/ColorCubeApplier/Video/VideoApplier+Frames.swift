@@ -53,11 +53,6 @@ extension VideoApplier {
         while true {
             // Decoded into the encoder's own frame, graded there in place.
             var clock = ContinuousClock.now
-            func lap(_ stage: WritableKeyPath<StageTimes, Duration>) {
-                let now = ContinuousClock.now
-                times[keyPath: stage] += now - clock
-                clock = now
-            }
             let frame: UnsafeMutableRawPointer
             let next: LibraryDecoder.Timing?
             do {
@@ -74,7 +69,7 @@ extension VideoApplier {
                 if error.isOutputFailure { throw Self.outputFailure(error, output: output, muxer: plan.muxer) }
                 throw VideoError.decodeFailed(path: input, reason: reason)
             }
-            lap(\.decode)
+            times.lap(\.decode, since: &clock)
             guard let next else { break }
             // Timestamps and durations pass through; a frame whose time does not move on is
             // dropped, as no encoder takes two frames at one time.
@@ -82,13 +77,13 @@ extension VideoApplier {
             if let last, time <= last { continue }
             last = time
             grade(frame)
-            lap(\.lut)
+            times.lap(\.lut, since: &clock)
             do {
                 try writer.send(pts: time, duration: next.duration)
             } catch {
                 throw Self.outputFailure(error, output: output, muxer: plan.muxer)
             }
-            lap(\.encode)
+            times.lap(\.encode, since: &clock)
             frames += 1
             progress?(frames, total)
         }
