@@ -121,7 +121,7 @@ import Testing
         let memoized = try #require(YCbCrFrameGrader(engine: engine, format: format, width: width, height: height,
                                                      matrix: matrix, fullRange: fullRange))
         let reference = try #require(YCbCrFrameGrader(engine: engine, format: format, width: width, height: height,
-                                                      matrix: matrix, fullRange: fullRange, memoized: false))
+                                                      matrix: matrix, fullRange: fullRange, reference: true))
         var generator = TestRandom(seed: 21)
         let bytes = format.frameBytes(width: width, height: height)
         // Few luma and chroma values, so that colours repeat within and across frames.

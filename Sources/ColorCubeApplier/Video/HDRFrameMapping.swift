@@ -24,16 +24,16 @@ struct HDRFrameMapping: Sendable {
     let mode: Mode
     let rendition: HDRRendition
     /// The roll-off when the output is SDR.
-    private let rollOff: HighlightRollOff?
-    private let isHLG: Bool
+    let rollOff: HighlightRollOff?
+    let isHLG: Bool
     /// Signal codes to the signal's own light: display light (1.0 = 100 cd/m²) for PQ, scene
     /// light for HLG (whose OOTF follows).
-    private let decode: CurveTable
+    let decode: CurveTable
     private let encode: CurveTable
-    private let sdrEncode: CurveTable
+    let sdrEncode: CurveTable
     private let sdrDecode: CurveTable
     /// The rendition matrix's rows, and its inverse's.
-    private let toRendition: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
+    let toRendition: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
     private let fromRendition: (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>)
 
     init(rendition: HDRRendition, mode: Mode) {
@@ -84,12 +84,12 @@ struct HDRFrameMapping: Sendable {
 
     // MARK: HLG's OOTF for a 1000 cd/m² display, as HLGSystemGammaOp computes it
 
-    private static let hlgWeights = SIMD3<Float>(0.2627, 0.6780, 0.0593)
+    static let hlgWeights = SIMD3<Float>(0.2627, 0.6780, 0.0593)
     private static let hlgSceneScale = 3.0, hlgGamma = 1.2, hlgFloor = 1e-4
     private static let hlgDisplayScale = HDRRendition.nominalPeak / 100 / pow(hlgSceneScale, hlgGamma)
     /// The OOTF's gain for a luminance of scene light times 3 (0...3), display scale included, and
     /// the inverse's for display light over that scale (0...3^1.2, held beyond).
-    private static let hlgGain = CurveTable(count: 4096, domain: hlgSceneScale, index: .fourthRoot) { luminance in
+    static let hlgGain = CurveTable(count: 4096, domain: hlgSceneScale, index: .fourthRoot) { luminance in
         pow(max(luminance, hlgFloor), hlgGamma - 1) * hlgDisplayScale
     }
     /// The inverse floors display luminance at the forward floor's image, `floor^gamma`, so that
@@ -122,10 +122,10 @@ final class CurveTable: @unchecked Sendable {
     }
 
     /// `segments + 1` entries, written once by `init`.
-    private let values: UnsafeMutablePointer<Float>
-    private let index: Index
-    private let inverseDomain: Float
-    private let segments: Float
+    let values: UnsafeMutablePointer<Float>
+    let index: Index
+    let inverseDomain: Float
+    let segments: Float
     private let lastSegment: Int
 
     /// - Parameters:

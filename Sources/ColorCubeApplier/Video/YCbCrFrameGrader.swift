@@ -32,8 +32,14 @@ import _CYCbCrKernel
 /// it is computed once per colour and remembered (`YCbCrMemo8`); later pixels of that colour cost
 /// one table read. Luma is the same as the Float path's; chroma is averaged from quarter codes, so
 /// a block's chroma may differ from the Float path's by one code where its mean falls within an
-/// eighth of a code of a half (identity looks still return every byte). `memoized: false` runs the
-/// Float path on every pixel, the reference the memo is tested against.
+/// eighth of a code of a half (identity looks still return every byte).
+///
+/// Deeper clips: the same per-pixel result is computed once per clip on a lattice over the codes
+/// (`YCbCrLattice`) and interpolated for each pixel, so a frame costs the same whatever the look
+/// and the HDR mapping cost. Identity looks still return every code.
+///
+/// `reference: true` runs the Float path on every pixel: the reference the memo and the lattice
+/// are tested against.
 ///
 /// Dithered 8-bit clips (`dither`): the look runs on 16-bit codes, and each luma and chroma value
 /// is rounded with a threshold from the dither's tile at its position (`DitherTile`) instead of
@@ -47,29 +53,33 @@ public struct YCbCrFrameGrader: Sendable {
     public let format: YCbCrFrameFormat
     public let width: Int
     public let height: Int
-    private let conversion: Conversion
+    let conversion: YCbCrConversion
     /// The conversion back to YCbCr: `conversion`, or for an HDR clip made SDR, BT.709's.
-    private let outputConversion: Conversion
+    let outputConversion: YCbCrConversion
     /// For an HDR clip: its pixels to the SDR rendition the look is given, and back.
     let hdr: HDRFrameMapping?
-    /// The 8-bit results met so far; nil deeper than 8 bits, when dithered, or when not memoized.
-    private let memo: YCbCrMemo8?
+    /// The 8-bit results met so far; nil deeper than 8 bits, when dithered, or for the reference.
+    let memo: YCbCrMemo8?
+    /// The per-pixel results of a deeper clip on a lattice over its codes; nil at 8 bits or for
+    /// the reference.
+    private(set) var lattice: YCbCrLattice?
     /// The thresholds 8-bit codes are rounded with; nil deeper than 8 bits or without dithering.
-    private let dither: DitherTile?
+    let dither: DitherTile?
 
     /// - Parameters:
     ///   - matrix: the clip's matrix; nil (no grader) for one without luma coefficients
     ///     (YCgCo, ICtCp).
     ///   - fullRange: pc range (codes 0 to 2^depth - 1) rather than tv (16 to 235 at 8 bits).
-    ///   - memoized: remember 8-bit results by colour (64 MB of address space, touched where the
-    ///     clip's colours fall); false computes every pixel.
+    ///   - reference: compute every pixel on the Float path; otherwise 8-bit results are
+    ///     remembered by colour (64 MB of address space, touched where the clip's colours fall)
+    ///     and deeper ones interpolated from a lattice (4.4 MB, filled when the grader is made).
     ///   - hdr: for an HDR clip, how its pixels become the SDR rendition the look is given (and
     ///     back, or on to SDR); the output then uses `outputMatrix` (BT.709 for SDR output).
     ///   - dither: how 8-bit codes are rounded; deeper clips are rounded to nearest.
     ///   - lookPrecision: the look's own precision (`Transform.nodePrecision()`): a dithered code
     ///     the look moves by less keeps its value.
     init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: VideoColor.Matrix, fullRange: Bool,
-          memoized: Bool = true, hdr: HDRFrameMapping? = nil, outputMatrix: VideoColor.Matrix? = nil, dither: Dither = .none,
+          reference: Bool = false, hdr: HDRFrameMapping? = nil, outputMatrix: VideoColor.Matrix? = nil, dither: Dither = .none,
           lookPrecision: Double = 0) {
         guard let (kr, kb) = matrix.lumaCoefficients, let (outputKr, outputKb) = (outputMatrix ?? matrix).lumaCoefficients,
               width > 0, height > 0 else { return nil }
@@ -78,17 +88,20 @@ public struct YCbCrFrameGrader: Sendable {
         self.width = width
         self.height = height
         self.hdr = hdr
-        conversion = Conversion(kr: kr, kb: kb, bitDepth: format.bitDepth, fullRange: fullRange)
-        outputConversion = Conversion(kr: outputKr, kb: outputKb, bitDepth: format.bitDepth, fullRange: fullRange)
+        conversion = YCbCrConversion(kr: kr, kb: kb, bitDepth: format.bitDepth, fullRange: fullRange)
+        outputConversion = YCbCrConversion(kr: outputKr, kb: outputKb, bitDepth: format.bitDepth, fullRange: fullRange)
         self.dither = format.bitDepth == 8 ? dither.tile(lookPrecision: lookPrecision, top: 255) : nil
-        memo = memoized && format.bitDepth == 8 && hdr == nil && self.dither == nil ? YCbCrMemo8() : nil
+        memo = !reference && format.bitDepth == 8 && hdr == nil && self.dither == nil ? YCbCrMemo8() : nil
+        #if _endian(little)
+        if !reference && format.bytesPerSample == 2 { lattice = makeLattice() }
+        #endif
     }
 
     /// A grader for SDR clips (the library's entry point).
     public init?(engine: LUTEngine, format: YCbCrFrameFormat, width: Int, height: Int, matrix: VideoColor.Matrix, fullRange: Bool,
-                 memoized: Bool = true, dither: Dither = .none, lookPrecision: Double = 0) {
+                 reference: Bool = false, dither: Dither = .none, lookPrecision: Double = 0) {
         self.init(engine: engine, format: format, width: width, height: height, matrix: matrix, fullRange: fullRange,
-                  memoized: memoized, hdr: nil, dither: dither, lookPrecision: lookPrecision)
+                  reference: reference, hdr: nil, dither: dither, lookPrecision: lookPrecision)
     }
 
     /// How fast an excursion beyond the cube fades as the look moves the face it crossed: gone
@@ -99,6 +112,9 @@ public struct YCbCrFrameGrader: Sendable {
     public func grade(_ frame: UnsafeMutableRawPointer) {
         if let memo, format.bytesPerSample == 1 {
             gradeMemoized(frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height)), memo: memo)
+        } else if let lattice {
+            gradeFromLattice(frame.bindMemory(to: UInt16.self, capacity: format.frameBytes(width: width, height: height) / 2),
+                             lattice: lattice)
         } else if format.bytesPerSample == 1 {
             let samples = frame.bindMemory(to: UInt8.self, capacity: format.frameBytes(width: width, height: height))
             if dither != nil { grade(samples, codes: UInt16.self) } else { grade(samples, codes: UInt8.self) }
@@ -111,7 +127,7 @@ public struct YCbCrFrameGrader: Sendable {
     /// Grades a frame of `Sample`s with the engine on `Code`s: the frame's own width, or 16 bits
     /// for a dithered 8-bit frame.
     private func grade<Sample: FixedWidthInteger & UnsignedInteger & SendableMetatype,
-                       Code: FixedWidthInteger & UnsignedInteger>(_ samples: UnsafeMutablePointer<Sample>, codes: Code.Type) {
+                       Code: FixedWidthInteger & UnsignedInteger & SendableMetatype>(_ samples: UnsafeMutablePointer<Sample>, codes: Code.Type) {
         forEachChunkOfBands(samples) { planes, bands in
             let pixels = width * (1 << format.chromaShiftY)
             let scratch = UnsafeMutablePointer<Code>.allocate(capacity: pixels * 3)
@@ -133,7 +149,7 @@ public struct YCbCrFrameGrader: Sendable {
 
     /// Splits a frame across cores by chunks of bands (chroma rows and the luma rows they cover),
     /// about 64k pixels a chunk.
-    private func forEachChunkOfBands<Sample>(_ samples: UnsafeMutablePointer<Sample>,
+    func forEachChunkOfBands<Sample>(_ samples: UnsafeMutablePointer<Sample>,
                                              _ body: @Sendable (Planes<Sample>, Range<Int>) -> Void) {
         let chromaWidth = format.chromaWidth(width), chromaHeight = format.chromaHeight(height)
         let planes = Planes(luma: DisjointRegions(samples),
@@ -146,7 +162,7 @@ public struct YCbCrFrameGrader: Sendable {
     }
 
     /// The three planes of a frame, shared among the threads that each hold some bands.
-    private struct Planes<Sample>: Sendable {
+    struct Planes<Sample>: Sendable {
         let luma: DisjointRegions<UnsafeMutablePointer<Sample>>
         let blue: DisjointRegions<UnsafeMutablePointer<Sample>>
         let red: DisjointRegions<UnsafeMutablePointer<Sample>>
@@ -154,7 +170,7 @@ public struct YCbCrFrameGrader: Sendable {
 
     /// Chroma row `band`'s number of luma rows, and where its luma, blue and red samples start.
     @inline(__always)
-    private func rowsAndPlanes<Sample>(of band: Int, planes: Planes<Sample>, chromaWidth: Int)
+    func rowsAndPlanes<Sample>(of band: Int, planes: Planes<Sample>, chromaWidth: Int)
         -> (Int, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>, UnsafeMutablePointer<Sample>) {
         let shiftY = format.chromaShiftY
         let firstRow = band << shiftY
@@ -177,9 +193,9 @@ public struct YCbCrFrameGrader: Sendable {
                 let chroma = x >> shiftX
                 let rgb = c.rgb(luma: luma[row * width + x], blue: blue[chroma], red: red[chroma])
                 let target = scratch + (row * width + x) * 3
-                target[0] = sample(unit(rgb.x) * engineMax + 0.5)
-                target[1] = sample(unit(rgb.y) * engineMax + 0.5)
-                target[2] = sample(unit(rgb.z) * engineMax + 0.5)
+                target[0] = truncatedCode(unitClamped(rgb.x) * engineMax + 0.5)
+                target[1] = truncatedCode(unitClamped(rgb.y) * engineMax + 0.5)
+                target[2] = truncatedCode(unitClamped(rgb.z) * engineMax + 0.5)
             }
         }
         engine.apply(scratch, rows * width, parallel: false)
@@ -197,7 +213,7 @@ public struct YCbCrFrameGrader: Sendable {
     @inline(__always)
     private func writeBack<Sample: FixedWidthInteger & UnsignedInteger>(
         band: Int, rows: Int, chromaWidth: Int, luma: UnsafeMutablePointer<Sample>, blue: UnsafeMutablePointer<Sample>,
-        red: UnsafeMutablePointer<Sample>, conversion c: Conversion, _ graded: (_ index: Int, _ chroma: Int) -> SIMD3<Float>
+        red: UnsafeMutablePointer<Sample>, conversion c: YCbCrConversion, _ graded: (_ index: Int, _ chroma: Int) -> SIMD3<Float>
     ) {
         let shiftX = format.chromaShiftX
         let firstRow = band << format.chromaShiftY
@@ -247,12 +263,12 @@ public struct YCbCrFrameGrader: Sendable {
         for row in 0..<rows {
             for x in 0..<width {
                 let rgb = c.rgb(luma: luma[row * width + x], blue: blue[x >> shiftX], red: red[x >> shiftX])
-                let seen = hdr.rendition(of: SIMD3(unit(rgb.x), unit(rgb.y), unit(rgb.z)))
+                let seen = hdr.rendition(of: SIMD3(unitClamped(rgb.x), unitClamped(rgb.y), unitClamped(rgb.z)))
                 renditions[row * width + x] = SIMD4(seen.code, seen.headroom)
                 let target = scratch + (row * width + x) * 3
-                target[0] = sample(unit(seen.code.x) * engineMax + 0.5)
-                target[1] = sample(unit(seen.code.y) * engineMax + 0.5)
-                target[2] = sample(unit(seen.code.z) * engineMax + 0.5)
+                target[0] = truncatedCode(unitClamped(seen.code.x) * engineMax + 0.5)
+                target[1] = truncatedCode(unitClamped(seen.code.y) * engineMax + 0.5)
+                target[2] = truncatedCode(unitClamped(seen.code.z) * engineMax + 0.5)
             }
         }
         engine.apply(scratch, rows * width, parallel: false)
@@ -264,7 +280,7 @@ public struct YCbCrFrameGrader: Sendable {
             let graded = Self.graded(SIMD3(seen.x, seen.y, seen.z), scratch + index * 3)
             guard keepsSignal else { return graded }
             let rgb = c.rgb(luma: luma[index], blue: blue[chroma], red: red[chroma])
-            return Self.kept(rgb, clamped: SIMD3(unit(rgb.x), unit(rgb.y), unit(rgb.z)),
+            return Self.kept(rgb, clamped: SIMD3(unitClamped(rgb.x), unitClamped(rgb.y), unitClamped(rgb.z)),
                              result: hdr.signal(of: graded, headroom: seen.w))
         }
     }
@@ -272,7 +288,7 @@ public struct YCbCrFrameGrader: Sendable {
     /// `graded`'s rule for a result in Float: the change from the clamped colour added to the
     /// unclamped one, the excursion beyond the cube faded as the look moves the face it crossed.
     @inline(__always)
-    private static func kept(_ value: SIMD3<Float>, clamped: SIMD3<Float>, result: SIMD3<Float>) -> SIMD3<Float> {
+    static func kept(_ value: SIMD3<Float>, clamped: SIMD3<Float>, result: SIMD3<Float>) -> SIMD3<Float> {
         @inline(__always)
         func kept(_ value: Float, _ clamped: Float, _ result: Float) -> Float {
             let change = result - clamped
@@ -286,205 +302,17 @@ public struct YCbCrFrameGrader: Sendable {
     /// full where the look leaves the face it crossed and faded out as the look moves that face
     /// inward. Scalar per channel: SIMD masks and rounding calls cost more than the arithmetic.
     @inline(__always)
-    private static func graded<Sample: FixedWidthInteger & UnsignedInteger>(_ rgb: SIMD3<Float>,
+    static func graded<Sample: FixedWidthInteger & UnsignedInteger>(_ rgb: SIMD3<Float>,
                                                                           _ looked: UnsafeMutablePointer<Sample>) -> SIMD3<Float> {
         let engineMax = Float(Sample.max), inverseMax = 1 / Float(Sample.max)
         @inline(__always)
         func graded(_ value: Float, _ looked: Sample) -> Float {
-            let clamped = unit(value)
-            let change = (float(looked) - float(sample(clamped * engineMax + 0.5) as Sample)) * inverseMax
+            let clamped = unitClamped(value)
+            let change = (codeValue(looked) - codeValue(truncatedCode(clamped * engineMax + 0.5) as Sample)) * inverseMax
             let kept = max(0, 1 - faceRamp * abs(change))
             return clamped + change + (value - clamped) * kept
         }
         return SIMD3(graded(rgb.x, looked[0]), graded(rgb.y, looked[1]), graded(rgb.z, looked[2]))
     }
 
-    // MARK: 8 bits, remembered by colour
-
-    private func gradeMemoized(_ samples: UnsafeMutablePointer<UInt8>, memo: YCbCrMemo8) {
-        let chromaWidth = format.chromaWidth(width)
-        forEachChunkOfBands(samples) { planes, bands in
-            // Colours not yet known (at most one a pixel of a band), the blocks that met them,
-            // and the engine's RGB codes for them.
-            let pixels = width << format.chromaShiftY
-            let misses = UnsafeMutablePointer<Int32>.allocate(capacity: pixels)
-            let deferred = UnsafeMutablePointer<Int32>.allocate(capacity: chromaWidth)
-            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: pixels * 3)
-            defer {
-                misses.deallocate()
-                deferred.deallocate()
-                scratch.deallocate()
-            }
-            for band in bands {
-                gradeBandMemoized(band, planes: planes, chromaWidth: chromaWidth, memo: memo,
-                                  misses: misses, deferred: deferred, scratch: scratch)
-            }
-        }
-    }
-
-    /// Grades chroma row `band` and the luma rows it covers from the memo (the C loop
-    /// `ccycbcr_grade8`): blocks whose colours are all known are written at once; the others are
-    /// put off until the band's unknown colours have been computed together (one engine call),
-    /// then written.
-    private func gradeBandMemoized(_ band: Int, planes: Planes<UInt8>, chromaWidth: Int, memo: YCbCrMemo8,
-                                   misses: UnsafeMutablePointer<Int32>, deferred: UnsafeMutablePointer<Int32>,
-                                   scratch: UnsafeMutablePointer<UInt8>) {
-        let shiftY = format.chromaShiftY
-        let firstRow = band << shiftY, rows = min(height, (band + 1) << shiftY) - firstRow
-        var description = ccycbcr_band(
-            table: memo.table, luma: planes.luma.start(of: firstRow * width),
-            blue: planes.blue.start(of: band * chromaWidth), red: planes.red.start(of: band * chromaWidth),
-            width: Int64(width), rows: Int64(rows), shift_x: Int64(format.chromaShiftX))
-        var missCount: Int64 = 0
-        var deferredCount = ccycbcr_grade8(&description, nil, Int64(chromaWidth), deferred, misses, &missCount)
-        // Every colour a put-off block needs is known once the misses are computed (a colour
-        // listed twice is computed twice, to the same word); the blocks are then graded in
-        // place of their list.
-        while deferredCount > 0 {
-            remember(misses, Int(missCount), memo: memo, scratch: scratch)
-            missCount = 0
-            deferredCount = ccycbcr_grade8(&description, deferred, deferredCount, deferred, misses, &missCount)
-        }
-    }
-
-    /// Computes and remembers the words for `count` colours (`cb << 16 | cr << 8 | luma`): the
-    /// Float path's arithmetic for one pixel, up to the rounding of its chroma.
-    private func remember(_ colours: UnsafeMutablePointer<Int32>, _ count: Int, memo: YCbCrMemo8,
-                          scratch: UnsafeMutablePointer<UInt8>) {
-        guard count > 0 else { return }
-        let c = conversion
-        @inline(__always)
-        func rgb(_ colour: Int32) -> SIMD3<Float> {
-            c.rgb(luma: UInt8(truncatingIfNeeded: colour), blue: UInt8(truncatingIfNeeded: colour >> 16),
-                  red: UInt8(truncatingIfNeeded: colour >> 8))
-        }
-        for k in 0..<count {
-            let x = rgb(colours[k])
-            let target = scratch + k * 3
-            target[0] = sample(unit(x.x) * 255 + 0.5)
-            target[1] = sample(unit(x.y) * 255 + 0.5)
-            target[2] = sample(unit(x.z) * 255 + 0.5)
-        }
-        engine.apply(scratch, count, parallel: false)
-        for k in 0..<count {
-            let out = Self.graded(rgb(colours[k]), scratch + k * 3)
-            let (y, difference) = c.ycbcr(out)
-            let luma: UInt8 = c.lumaCode(y)
-            let chroma = SIMD2(repeating: c.chromaOffset) + c.chromaUnit * difference
-            memo.remember(Int(colours[k]), YCbCrMemo8.word(luma: luma, blue: chroma.x, red: chroma.y))
-        }
-    }
-
-    /// The matrix and range arithmetic for one clip, constants computed once.
-    private struct Conversion: Sendable {
-        let kr: Float, kg: Float, kb: Float
-        /// R = Y + redToRed Cr; B = Y + blueToBlue Cb; G = Y - redToGreen Cr - blueToGreen Cb.
-        let redToRed: Float, blueToBlue: Float, redToGreen: Float, blueToGreen: Float
-        let inverseRedToRed: Float, inverseBlueToBlue: Float
-        /// Code = offset + unit * value (luma 0...1, chroma -0.5...0.5).
-        let lumaOffset: Float, lumaUnit: Float, chromaOffset: Float, chromaUnit: Float
-        let codeMax: Float
-        let inverseLumaUnit: Float, inverseChromaUnit: Float
-
-        init(kr: Float, kb: Float, bitDepth: Int, fullRange: Bool) {
-            self.kr = kr
-            self.kb = kb
-            kg = 1 - kr - kb
-            redToRed = 2 * (1 - kr)
-            blueToBlue = 2 * (1 - kb)
-            redToGreen = 2 * kr * (1 - kr) / kg
-            blueToGreen = 2 * kb * (1 - kb) / kg
-            inverseRedToRed = 1 / redToRed
-            inverseBlueToBlue = 1 / blueToBlue
-            let step = Float(1 << (bitDepth - 8))
-            codeMax = Float((1 << bitDepth) - 1)
-            if fullRange {
-                lumaOffset = 0
-                lumaUnit = codeMax
-                chromaOffset = Float(1 << (bitDepth - 1))
-                chromaUnit = codeMax
-            } else {
-                lumaOffset = 16 * step
-                lumaUnit = 219 * step
-                chromaOffset = 128 * step
-                chromaUnit = 224 * step
-            }
-            inverseLumaUnit = 1 / lumaUnit
-            inverseChromaUnit = 1 / chromaUnit
-        }
-
-        @inline(__always)
-        func rgb<Sample: FixedWidthInteger & UnsignedInteger>(luma: Sample, blue: Sample, red: Sample) -> SIMD3<Float> {
-            let y = (float(Sample(littleEndian: luma)) - lumaOffset) * inverseLumaUnit
-            let cb = (float(Sample(littleEndian: blue)) - chromaOffset) * inverseChromaUnit
-            let cr = (float(Sample(littleEndian: red)) - chromaOffset) * inverseChromaUnit
-            return SIMD3(y + redToRed * cr, y - redToGreen * cr - blueToGreen * cb, y + blueToBlue * cb)
-        }
-
-        /// Luma and (Cb, Cr) of an RGB colour.
-        @inline(__always)
-        func ycbcr(_ rgb: SIMD3<Float>) -> (Float, SIMD2<Float>) {
-            let y = kr * rgb.x + kg * rgb.y + kb * rgb.z
-            return (y, SIMD2((rgb.z - y) * inverseBlueToBlue, (rgb.x - y) * inverseRedToRed))
-        }
-
-        /// Luma in codes (not rounded).
-        @inline(__always)
-        func lumaValue(_ y: Float) -> Float {
-            lumaOffset + lumaUnit * y
-        }
-
-        /// A chroma difference in codes (not rounded).
-        @inline(__always)
-        func chromaValue(_ difference: Float) -> Float {
-            chromaOffset + chromaUnit * difference
-        }
-
-        @inline(__always)
-        func lumaCode<Sample: FixedWidthInteger & UnsignedInteger>(_ y: Float) -> Sample {
-            code(lumaValue(y))
-        }
-
-        /// Rounded to nearest, clamped to the sample range (NaN to 0), stored little-endian.
-        @inline(__always)
-        func code<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
-            let clamped = value >= 0 ? min(value, codeMax) : 0
-            return (sample(clamped + 0.5) as Sample).littleEndian
-        }
-    }
-}
-
-/// A code as Float. Through UInt32: the generic conversion from any integer is a slow call.
-@inline(__always)
-private func float<Sample: FixedWidthInteger & UnsignedInteger>(_ code: Sample) -> Float {
-    Float(UInt32(truncatingIfNeeded: code))
-}
-
-/// A value in [0, Sample.max + 1) truncated to a code, through UInt32 for the same reason.
-@inline(__always)
-private func sample<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Float) -> Sample {
-    Sample(truncatingIfNeeded: UInt32(value))
-}
-
-/// Clamped to [0, 1] (values come from integer codes: never NaN).
-@inline(__always)
-private func unit(_ value: Float) -> Float {
-    min(max(value, 0), 1)
-}
-
-private extension LUTEngine {
-    /// The engine on interleaved RGB codes of either width, in place, on this thread.
-    @inline(__always)
-    func apply<Sample: FixedWidthInteger & UnsignedInteger>(_ pixels: UnsafeMutablePointer<Sample>, _ count: Int,
-                                                            parallel: Bool) {
-        if Sample.bitWidth == 8 {
-            pixels.withMemoryRebound(to: UInt8.self, capacity: count * 3) {
-                apply($0, to: $0, pixelCount: count, layout: .rgb, parallel: parallel)
-            }
-        } else {
-            pixels.withMemoryRebound(to: UInt16.self, capacity: count * 3) {
-                apply($0, to: $0, pixelCount: count, layout: .rgb, parallel: parallel)
-            }
-        }
-    }
 }

@@ -91,7 +91,7 @@ public struct HDRRendition: Sendable {
     }
 
     /// BT.709 luminance weights.
-    static let luminance = SIMD3<Double>(0.2126, 0.7152, 0.0722)
+    public static let luminance = SIMD3<Double>(0.2126, 0.7152, 0.0722)
 
     /// A colour of the rendition brought inside BT.709's gamut: where a channel is negative, the
     /// colour is desaturated toward its own luminance (kept) just far enough to bring it to 0.

@@ -1,6 +1,7 @@
-// The hot loop of ColorCubeApplier's YCbCrFrameGrader for 8-bit planar YCbCr: each pixel's
-// graded result read from the grader's colour memo (YCbCrMemo8), luma written, chroma averaged
-// over its block. It has no stable API: only ColorCubeApplier calls it, with a table it owns.
+// The hot loops of ColorCubeApplier's YCbCrFrameGrader. For 8-bit planar YCbCr each pixel's
+// graded result is read from the grader's colour memo (YCbCrMemo8); deeper clips interpolate the
+// look from a lattice over their RGB (YCbCrLattice). Luma is written, chroma averaged over its
+// block. It has no stable API: only ColorCubeApplier calls it, with a table it owns.
 // Plain C (the loop is table reads, which vector gathers do not speed up); the Swift loop in
 // YCbCrFrameGrader stays beside it as the reference it is tested against.
 #ifndef COLORCUBE_CCYCBCR_H
@@ -34,5 +35,88 @@ typedef struct ccycbcr_band {
 /// Returns the number of deferred blocks; `*miss_count` is advanced by the colours listed.
 int64_t ccycbcr_grade8(const ccycbcr_band *band, const int32_t *blocks, int64_t count,
                        int32_t *deferred, int32_t *misses, int64_t *miss_count);
+
+/// One clip's matrix and range (ColorCubeApplier's YCbCrConversion): code = offset + unit *
+/// value; R = Y + red_to_red Cr, G = Y - red_to_green Cr - blue_to_green Cb, B = Y + blue_to_blue Cb.
+typedef struct ccycbcr_matrix {
+    float kr, kg, kb;
+    float red_to_red, blue_to_blue, red_to_green, blue_to_green;
+    float inverse_red_to_red, inverse_blue_to_blue;
+    float luma_offset, luma_unit, chroma_offset, chroma_unit;
+    float inverse_luma_unit, inverse_chroma_unit;
+} ccycbcr_matrix;
+
+/// A curve as a table read with linear interpolation (ColorCubeApplier's CurveTable):
+/// `segments + 1` values over |x| / domain (or its square or fourth root, `index` 0, 1 or 2),
+/// odd-symmetric, held beyond the domain.
+typedef struct ccycbcr_curve {
+    const float *values;
+    int32_t segments;
+    int32_t index;
+    float inverse_domain;
+} ccycbcr_curve;
+
+/// An HDR clip's signal to the SDR rendition a look is given, for SDR output (ColorCubeApplier's
+/// HDRFrameMapping): the signal decoded to light, HLG's OOTF, a matrix to BT.709, brought inside
+/// BT.709 toward the colour's luminance, highlights rolled off, encoded for SDR.
+typedef struct ccycbcr_rendition {
+    ccycbcr_curve decode;
+    ccycbcr_curve encode;
+    /// Nonzero for HLG: display light = 3 * scene * gain(|3 * weights . scene|).
+    int32_t hlg;
+    ccycbcr_curve hlg_gain;
+    float hlg_weights[3];
+    /// The matrix to BT.709's linear light, by rows.
+    float to_rendition[9];
+    /// BT.709's luminance weights, toward which colours outside it are desaturated.
+    float luminance[3];
+    /// The roll-off: a brightest channel above `knee` follows Reinhard's extended operator so
+    /// that `peak` lands on 1 (clipped at 1 when peak <= 1).
+    float knee;
+    float peak;
+} ccycbcr_rendition;
+
+/// A deeper clip's look (with its HDR mapping, if any) sampled on a lattice over the clip's
+/// RGB, clamped to 0...1 (see ColorCubeApplier's YCbCrLattice).
+typedef struct ccycbcr_lattice {
+    /// nodes_per_side^3 nodes of 4 floats (R, G, B and one unused), 16-byte aligned, red
+    /// fastest: the graded colour of the node's colour, in the output's RGB.
+    const float *nodes;
+    int64_t nodes_per_side;
+    /// The clip's matrix and range, and the output's (the same, or BT.709's for HDR made SDR).
+    ccycbcr_matrix input;
+    ccycbcr_matrix output;
+    /// Nonzero: a colour beyond the cube keeps its excursion, faded by `face_ramp` times the
+    /// change the look makes at the clamped colour; zero: the result at the clamped colour.
+    int32_t keeps_excursion;
+    float face_ramp;
+    /// The largest code, 2^depth - 1.
+    float code_max;
+    /// NULL, or for an HDR clip made SDR: how a pixel's RGB becomes the SDR rendition the
+    /// lattice (then the look alone, over SDR code values) is read at.
+    const ccycbcr_rendition *rendition;
+} ccycbcr_lattice;
+
+/// One band of a 9- to 16-bit planar frame (native-endian samples): one row of chroma blocks
+/// and the luma rows it covers.
+typedef struct ccycbcr_band16 {
+    uint16_t *luma;
+    uint16_t *blue;
+    uint16_t *red;
+    int64_t width;
+    /// 1 or 2 rows of `width` samples, `width` apart.
+    int64_t rows;
+    /// log2 of the horizontal subsampling (0 or 1).
+    int64_t shift_x;
+} ccycbcr_band16;
+
+/// Grades `band` in place from `lattice`: each pixel to RGB, its graded colour interpolated
+/// (tetrahedrally) at the clamped colour, the excursion rule, back to YCbCr; luma rounded, each
+/// block's chroma the mean of its pixels', rounded.
+void ccycbcr_grade16(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band);
+
+/// The graded colour the kernel gives a pixel of RGB `rgb` (3 floats, not clamped): 3 floats
+/// into `value`.
+void ccycbcr_lattice_value(const ccycbcr_lattice *lattice, const float *rgb, float *value);
 
 #endif

@@ -1,0 +1,153 @@
+#include "ccycbcr.h"
+
+typedef float v4 __attribute__((ext_vector_type(4)));
+
+/// A value in codes rounded to nearest (halves up) and clamped to 0...code_max (NaN to 0).
+static inline uint16_t code16(float value, float code_max) {
+    float clamped = value >= 0 ? (value < code_max ? value : code_max) : 0;
+    return (uint16_t)(clamped + 0.5f);
+}
+
+static inline v4 clamp_unit(v4 v) {
+    v4 low = v > 0 ? v : 0;  // NaN to 0
+    return low < 1 ? low : 1;
+}
+
+
+/// The lattice's value at `colour` (0...1 on every axis): tetrahedral interpolation, which
+/// reproduces a function linear in the colour (an identity look) exactly.
+static inline v4 interpolate(const ccycbcr_lattice *l, v4 colour) {
+    const int64_t cells = l->nodes_per_side - 1;
+    const v4 position = colour * (float)cells;
+    int64_t r = (int64_t)position.x, g = (int64_t)position.y, b = (int64_t)position.z;
+    r = r < cells ? r : cells - 1;
+    g = g < cells ? g : cells - 1;
+    b = b < cells ? b : cells - 1;
+    const float fr = position.x - (float)r, fg = position.y - (float)g, fb = position.z - (float)b;
+    const int64_t dr = 1, dg = l->nodes_per_side, db = l->nodes_per_side * l->nodes_per_side;
+    const v4 *corner = (const v4 *)l->nodes + b * db + g * dg + r;
+    const v4 c000 = corner[0], c111 = corner[dr + dg + db];
+    if (fr >= fg) {
+        if (fg >= fb) {
+            const v4 c1 = corner[dr], c2 = corner[dr + dg];
+            return c000 + fr * (c1 - c000) + fg * (c2 - c1) + fb * (c111 - c2);
+        }
+        if (fr >= fb) {
+            const v4 c1 = corner[dr], c2 = corner[dr + db];
+            return c000 + fr * (c1 - c000) + fb * (c2 - c1) + fg * (c111 - c2);
+        }
+        const v4 c1 = corner[db], c2 = corner[db + dr];
+        return c000 + fb * (c1 - c000) + fr * (c2 - c1) + fg * (c111 - c2);
+    }
+    if (fr >= fb) {
+        const v4 c1 = corner[dg], c2 = corner[dg + dr];
+        return c000 + fg * (c1 - c000) + fr * (c2 - c1) + fb * (c111 - c2);
+    }
+    if (fg >= fb) {
+        const v4 c1 = corner[dg], c2 = corner[dg + db];
+        return c000 + fg * (c1 - c000) + fb * (c2 - c1) + fr * (c111 - c2);
+    }
+    const v4 c1 = corner[db], c2 = corner[db + dg];
+    return c000 + fb * (c1 - c000) + fg * (c2 - c1) + fr * (c111 - c2);
+}
+
+static inline float curve(const ccycbcr_curve *c, float x) {
+    float magnitude = (x >= 0 ? x : -x) * c->inverse_domain;
+    magnitude = magnitude < 1 ? magnitude : 1;  // NaN too
+    const float u = c->index == 0 ? magnitude : c->index == 1 ? __builtin_sqrtf(magnitude)
+                                                               : __builtin_sqrtf(__builtin_sqrtf(magnitude));
+    const float position = u * (float)c->segments;
+    int32_t step = (int32_t)position;
+    step = step < c->segments - 1 ? step : c->segments - 1;
+    const float low = c->values[step], y = low + (position - (float)step) * (c->values[step + 1] - low);
+    return x >= 0 ? y : -y;
+}
+
+static inline float dot3(const float *row, v4 v) { return row[0] * v.x + row[1] * v.y + row[2] * v.z; }
+
+/// The SDR rendition (code values) of a pixel's signal `code` (0...1).
+static inline v4 rendition(const ccycbcr_rendition *r, v4 code) {
+    v4 light = {curve(&r->decode, code.x), curve(&r->decode, code.y), curve(&r->decode, code.z), 0};
+    if (r->hlg) {
+        const v4 scaled = light * 3;
+        const float gain = curve(&r->hlg_gain, __builtin_fabsf(dot3(r->hlg_weights, scaled)));
+        light = scaled * gain;
+    }
+    v4 linear = {dot3(r->to_rendition, light), dot3(r->to_rendition + 3, light), dot3(r->to_rendition + 6, light), 0};
+    const float low = __builtin_fminf(linear.x, __builtin_fminf(linear.y, linear.z));
+    if (low < 0) {
+        const float y = dot3(r->luminance, linear);
+        if (y > 0) {
+            linear = y + (linear - y) * (y / (y - low));
+            linear.w = 0;
+        } else {
+            linear = 0;
+        }
+    }
+    const float high = __builtin_fmaxf(linear.x, __builtin_fmaxf(linear.y, linear.z));
+    if (high > r->knee) {
+        float rolled;
+        if (r->peak > 1) {
+            const float k = r->knee, t = (high - k) / (1 - k), limit = (r->peak - k) / (1 - k);
+            rolled = k + (1 - k) * t * (1 + t / (limit * limit)) / (1 + t);
+            rolled = rolled < 1 ? rolled : 1;
+        } else {
+            rolled = high < 1 ? high : 1;
+        }
+        linear *= rolled / high;
+    }
+    return (v4){curve(&r->encode, linear.x), curve(&r->encode, linear.y), curve(&r->encode, linear.z), 0};
+}
+
+/// A pixel's graded colour from its RGB (not clamped): the lattice's result at the clamped
+/// colour, and where the excursion is kept, the excursion beyond the cube faded as the result
+/// moves the face it crossed.
+static inline v4 graded(const ccycbcr_lattice *l, v4 rgb) {
+    const v4 clamped = clamp_unit(rgb);
+    if (l->rendition) return interpolate(l, clamp_unit(rendition(l->rendition, clamped)));
+    const v4 result = interpolate(l, clamped);
+    if (!l->keeps_excursion) return result;
+    const v4 change = result - clamped;
+    const v4 magnitude = change >= 0 ? change : -change;
+    const v4 fade = 1 - l->face_ramp * magnitude;
+    return result + (rgb - clamped) * (fade > 0 ? fade : 0);
+}
+
+void ccycbcr_grade16(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band) {
+    const ccycbcr_lattice l = *lattice;
+    const ccycbcr_matrix in = l.input, out = l.output;
+    const int64_t width = band->width, rows = band->rows, shift_x = band->shift_x;
+    const int64_t chroma_width = (width + (1 << shift_x) - 1) >> shift_x;
+    const v4 to_luma = {out.kr, out.kg, out.kb, 0};
+    uint16_t *luma = band->luma, *blue = band->blue, *red = band->red;
+    for (int64_t chroma = 0; chroma < chroma_width; chroma++) {
+        const float cb = ((float)blue[chroma] - in.chroma_offset) * in.inverse_chroma_unit;
+        const float cr = ((float)red[chroma] - in.chroma_offset) * in.inverse_chroma_unit;
+        const v4 from_chroma = {in.red_to_red * cr, -in.red_to_green * cr - in.blue_to_green * cb, in.blue_to_blue * cb, 0};
+        const int64_t first = chroma << shift_x;
+        const int64_t end = first + (1 << shift_x) < width ? first + (1 << shift_x) : width;
+        float blue_sum = 0, red_sum = 0;
+        for (int64_t row = 0; row < rows; row++) {
+            uint16_t *line = luma + row * width;
+            for (int64_t x = first; x < end; x++) {
+                const float y = ((float)line[x] - in.luma_offset) * in.inverse_luma_unit;
+                const v4 rgb = graded(&l, from_chroma + y);
+                const v4 weighted = rgb * to_luma;
+                const float graded_luma = weighted.x + weighted.y + weighted.z;
+                line[x] = code16(out.luma_offset + out.luma_unit * graded_luma, l.code_max);
+                blue_sum += rgb.z - graded_luma;
+                red_sum += rgb.x - graded_luma;
+            }
+        }
+        const float inverse = 1.0f / (float)(rows * (end - first));
+        blue[chroma] = code16(out.chroma_offset + out.chroma_unit * out.inverse_blue_to_blue * blue_sum * inverse, l.code_max);
+        red[chroma] = code16(out.chroma_offset + out.chroma_unit * out.inverse_red_to_red * red_sum * inverse, l.code_max);
+    }
+}
+
+void ccycbcr_lattice_value(const ccycbcr_lattice *lattice, const float *rgb, float *value) {
+    const v4 result = graded(lattice, (v4){rgb[0], rgb[1], rgb[2], 0});
+    value[0] = result.x;
+    value[1] = result.y;
+    value[2] = result.z;
+}
