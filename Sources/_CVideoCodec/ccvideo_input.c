@@ -198,17 +198,25 @@ static int receive(ccvideo_decoder *decoder, ccvideo_output *output, char *messa
         } else if (code < 0) {
             ccvideo_failure(&decoder->input->sink, code, message, message_size);
             return -ccvideo_status(code, CCVIDEO_DECODE_FAILED);
-        } else if (packet->stream_index != decoder->stream) {
-            code = output != NULL ? ccvideo_output_copy_packet(output, packet, message, message_size)
-                                  : keep_pending(decoder, packet);
-            av.av_packet_unref(packet);
-            if (code > 0) return -code;  // the output's status
-            if (code < 0) {
-                ccvideo_set_message(message, message_size, "out of memory");
-                return -CCVIDEO_NO_MEMORY;
-            }
-            continue;
         } else {
+            if (packet->flags & AV_PKT_FLAG_CORRUPT) {
+                // The demuxer read less than the packet's declared size: the file ends inside it.
+                ccvideo_set_message(message, message_size, "stream %d's packet at byte %lld ends before its declared size "
+                                    "(truncated?)", packet->stream_index, (long long)packet->pos);
+                av.av_packet_unref(packet);
+                return -CCVIDEO_DECODE_FAILED;
+            }
+            if (packet->stream_index != decoder->stream) {
+                code = output != NULL ? ccvideo_output_copy_packet(output, packet, message, message_size)
+                                      : keep_pending(decoder, packet);
+                av.av_packet_unref(packet);
+                if (code > 0) return -code;  // the output's status
+                if (code < 0) {
+                    ccvideo_set_message(message, message_size, "out of memory");
+                    return -CCVIDEO_NO_MEMORY;
+                }
+                continue;
+            }
             code = av.avcodec_send_packet(decoder->codec, packet);
             av.av_packet_unref(packet);
         }
@@ -418,7 +426,6 @@ int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8
 }
 
 const char *ccvideo_decoder_warnings(ccvideo_decoder *decoder) {
-    // The demuxer's ("File ended prematurely") and the decoder's.
     snprintf(decoder->warnings, sizeof decoder->warnings, "%s%s", decoder->input->sink.warnings, decoder->sink.warnings);
     return decoder->warnings;
 }

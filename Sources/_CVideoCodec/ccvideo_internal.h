@@ -69,7 +69,8 @@ typedef struct ccvideo_functions {
 /// FFmpeg's functions; filled once by `ccvideo_available`.
 extern ccvideo_functions av;
 
-/// What FFmpeg logged for one owner's contexts (a demuxer, a codec, a muxer).
+/// What FFmpeg logged for one owner's contexts (a demuxer, a codec, a muxer): the last error,
+/// the evidence beside a failing call's return code, and the warnings.
 typedef struct ccvideo_log_sink {
     const void *contexts[4];
     char warnings[2048];

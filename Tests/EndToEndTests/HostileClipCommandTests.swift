@@ -112,4 +112,17 @@ struct HostileClipCommandTests {
         #expect(result.stderr == "colorcube: error: \(clip): cannot read the clip: its index (the table of its frames) is damaged "
             + "or too large to load (FFmpeg ran out of memory reading it); use an intact copy of the clip\n")
     }
+
+    /// An AVI cut inside its second frame: the demuxer hands over the part it could read, marked as
+    /// cut short, and the clip fails in one line naming the stream and the byte.
+    @Test func aClipCutInsideAFrameIsOneLine() throws {
+        let scratch = try Scratch()
+        let bytes = try Self.makeMotionJPEG(scratch.file("small.avi"))
+        let data = try #require(Self.find(Array("movi".utf8), in: bytes))
+        let first = try #require(Self.find(Array("00dc".utf8), in: bytes, from: data))
+        let second = try #require(Self.find(Array("00dc".utf8), in: bytes, from: first + 8))
+        let (clip, result) = try Self.grade(Array(bytes.prefix(second + 64)), as: "cut.avi", in: scratch)
+        #expect(result.stderr.hasPrefix("colorcube: error: \(clip): decoding failed: stream 0's packet at byte "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(" ends before its declared size (truncated?)\n"), "\(result.stderr)")
+    }
 }

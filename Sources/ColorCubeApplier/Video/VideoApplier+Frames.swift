@@ -94,7 +94,7 @@ extension VideoApplier {
             throw Self.outputFailure(error, output: output, muxer: plan.muxer)
         }
         times.encode += ContinuousClock.now - finishing
-        try Self.checkComplete(plan, frames: frames, decoderWarnings: decoder.warnings, input: input)
+        try Self.checkComplete(plan, frames: frames, decoder: decoder, input: input)
         return frames
     }
 
@@ -105,20 +105,22 @@ extension VideoApplier {
     }
 
     /// After a clip was graded without a failure: a clip cut short decodes without an error up to
-    /// where it ends (FFmpeg only warns, "File ended prematurely", "partial file", or the
-    /// container's own frame count tells), so either is a failure here.
-    static func checkComplete(_ plan: VideoPlan, frames: Int, decoderWarnings: String, input: String) throws(VideoError) {
-        if let warning = decoderWarnings.split(whereSeparator: \.isNewline).first(where: { line in
+    /// where it ends (a packet cut short is a failure as it is read). Through the API: fewer
+    /// frames than the container's index lists. A Matroska clip cut between packets says so only
+    /// in its demuxer's log ("File ended prematurely"), so that warning of this process's
+    /// libraries is the last evidence looked for.
+    static func checkComplete(_ plan: VideoPlan, frames: Int, decoder: LibraryDecoder, input: String) throws(VideoError) {
+        if plan.probe.frameCountIsExact, let total = plan.probe.frameCount, frames < total {
+            throw .decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
+        }
+        if let warning = decoder.warnings.split(whereSeparator: \.isNewline).first(where: { line in
             truncationWarnings.contains { line.lowercased().contains($0) }
         }) {
             throw .decodeFailed(path: input, reason: withoutBrackets(String(warning)) + " (truncated?)")
         }
-        if plan.probe.frameCountIsExact, let total = plan.probe.frameCount, frames < total {
-            throw .decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
-        }
     }
 
-    /// What FFmpeg logs, as a warning only, about a clip that ends early.
+    /// What FFmpeg's demuxers log, as a warning only, about a clip that ends early.
     static let truncationWarnings = ["ended prematurely", "partial file", "truncat"]
 
     /// "[mp4 @ 0x55d0] Could not find tag" -> "Could not find tag".

@@ -167,7 +167,7 @@ typedef struct ccvideo_output ccvideo_output;
 /// in the stream's time base (INT64_MIN / 0 when it has none). Packets of other streams read on
 /// the way go to `output` (which drops those of streams it does not keep). Returns 1 for a
 /// frame, 0 at the end, or -CCVIDEO_* with the reason in `message`. A frame FFmpeg marks corrupt,
-/// and a decoding error, are failures.
+/// a packet the demuxer read short of its declared size, and a decoding error, are failures.
 int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8_t *frame, size_t frame_bytes,
                          int64_t *pts, int64_t *duration, char *message, size_t message_size);
 
