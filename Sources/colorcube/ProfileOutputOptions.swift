@@ -25,7 +25,8 @@ struct ProfileOutputOptions: ParsableArguments {
     func prepare(_ look: Look, format: any LUTFileFormat, size: Int?) -> (Look, any LUTFileFormat, Int?) {
         guard var profile = format as? CameraRawProfileFormat else { return (look, format, size) }
         profile.space = profileSpace ?? .srgb
-        return (profile.prepared(look), profile, size ?? RGBTableOp.largest3D)
+        let size = size ?? RGBTableOp.largest3D
+        return (profile.prepared(look, size: size), profile, size)
     }
 }
 

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Read, a profile is a look on photos' sRGB-encoded values: the photo to linear ProPhoto (the
 /// SDK's matrix), the table with its conversions, and back. Written, a look is first seen from the
-/// table's space (`prepared(_:)`), then baked to at most 32 points a side (Camera Raw reads no
+/// table's space (`prepared(_:size:)`), then baked to at most 32 points a side (Camera Raw reads no
 /// larger table), and stored as Adobe's SDK stores it.
 public struct CameraRawProfileFormat: LUTFileFormat {
     /// The space a written table is in.
@@ -73,10 +73,12 @@ public struct CameraRawProfileFormat: LUTFileFormat {
     /// `look` (on photos' sRGB-encoded values) as the table in `space` must hold it: from the
     /// table's encoded values to the photo's, the look, and back, through linear ProPhoto with the
     /// SDK's matrices, so Camera Raw's evaluation of the table gives the look back.
-    /// In a space wider than the photo's, the table's nodes outside the photo's gamut get the look
-    /// continued along its slope (`ExtendedLookOp`) rather than clamped, which keeps the table's
-    /// interpolation near the gamut's edge on the look.
-    public func prepared(_ look: Look) -> Look {
+    ///
+    /// In sRGB every node is a colour photos have, and the table samples the look there. In a
+    /// wider space the result is the table itself, `size` points a side, fitted by least squares
+    /// to the look over the photo's colours (`CameraRawTableFit`), so write it at that size; nodes
+    /// outside the photo's gamut start from the look continued along its slope (`ExtendedLookOp`).
+    public func prepared(_ look: Look, size: Int = RGBTableOp.largest3D) -> Look {
         var prepared = look
         let toPhoto = CameraRawProfileSpace.srgb.primaries.toTable.flatMap { try? MatrixOp(rows: $0) }
         let fromPhoto = CameraRawProfileSpace.srgb.primaries.fromTable.flatMap { try? MatrixOp(rows: $0) }
@@ -86,9 +88,10 @@ public struct CameraRawProfileFormat: LUTFileFormat {
                 .then(Transform([ExtendedSRGBCurveOp(encodes: false)] + (fromPhoto.map { [$0] } ?? []) + space.fromProPhoto))
             return prepared
         }
-        prepared.transform = Transform(space.toProPhoto + [toPhoto, ExtendedSRGBCurveOp(encodes: true),
-                                                           ExtendedLookOp(look: look.transform),
-                                                           ExtendedSRGBCurveOp(encodes: false), fromPhoto] + space.fromProPhoto)
+        let sampled = Transform(space.toProPhoto + [toPhoto, ExtendedSRGBCurveOp(encodes: true), ExtendedLookOp(look: look.transform),
+                                                    ExtendedSRGBCurveOp(encodes: false), fromPhoto] + space.fromProPhoto)
+        let fitted = CameraRawTableFit.table(look: look.transform, sampled: sampled, space: space, size: size)
+        prepared.transform = fitted.map { Transform(cube: $0) } ?? sampled
         return prepared
     }
 

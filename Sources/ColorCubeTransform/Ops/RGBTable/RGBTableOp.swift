@@ -124,15 +124,27 @@ public struct RGBTableOp: TransformOp {
 
     /// The 3D table at encoded coordinates in 0...1, by tetrahedral interpolation.
     func lookUp(_ rgb: SIMD3<Double>) -> SIMD3<Double> {
-        let scale = Double(divisions - 1)
-        let scaled = rgb * scale
+        let strideB = 3, strideG = 3 * divisions, strideR = 3 * divisions * divisions
+        let (corners, weights) = Self.tetrahedron(rgb, divisions: divisions, strides: SIMD3(strideR, strideG, strideB))
+        var result = SIMD3<Double>.zero
+        for channel in 0..<3 {
+            var sum = 0.0
+            for corner in 0..<4 { sum += weights[corner] * Double(samples[corners[corner] + channel]) }
+            result[channel] = sum / 65535
+        }
+        return result
+    }
+
+    /// The four corners (offsets by `strides` of red, green, blue) and weights with which a 3D
+    /// table of `divisions` is read at `rgb` (0...1; the last cell holds 1): the corners walk
+    /// from the cell's origin along the axes in the order of the fractions, largest first.
+    public static func tetrahedron(_ rgb: SIMD3<Double>, divisions: Int,
+                                   strides: SIMD3<Int>) -> (corners: SIMD4<Int>, weights: SIMD4<Double>) {
+        let scaled = rgb * Double(divisions - 1)
         let last = divisions - 2
         let r = min(Int(scaled.x), last), g = min(Int(scaled.y), last), b = min(Int(scaled.z), last)
         let fr = scaled.x - Double(r), fg = scaled.y - Double(g), fb = scaled.z - Double(b)
-        let strideB = 3, strideG = 3 * divisions, strideR = 3 * divisions * divisions
-        let base = r * strideR + g * strideG + b * strideB
-        // The tetrahedron holding the point: its corners walk from (0,0,0) to (1,1,1) along the
-        // axes in the order of the fractions, largest first.
+        let (strideR, strideG, strideB) = (strides.x, strides.y, strides.z)
         let (first, second, f1, f2, f3): (Int, Int, Double, Double, Double)
         if fg >= fr {
             if fb >= fg { (first, second, f1, f2, f3) = (strideB, strideB + strideG, fb, fg, fr) }
@@ -143,15 +155,8 @@ public struct RGBTableOp: TransformOp {
             else if fb >= fg { (first, second, f1, f2, f3) = (strideR, strideR + strideB, fr, fb, fg) }
             else { (first, second, f1, f2, f3) = (strideR, strideR + strideG, fr, fg, fb) }
         }
-        let all = strideR + strideG + strideB
-        let w0 = 1 - f1, w1 = f1 - f2, w2 = f2 - f3
-        var result = SIMD3<Double>.zero
-        for channel in 0..<3 {
-            let sum = w0 * Double(samples[base + channel]) + w1 * Double(samples[base + first + channel])
-                + w2 * Double(samples[base + second + channel]) + f3 * Double(samples[base + all + channel])
-            result[channel] = sum / 65535
-        }
-        return result
+        let base = r * strideR + g * strideG + b * strideB
+        return (SIMD4(base, base + first, base + second, base + strideR + strideG + strideB), SIMD4(1 - f1, f1 - f2, f2 - f3, f3))
     }
 
     /// A 1D table's channel at an encoded value in 0...1, read linearly.
