@@ -8,9 +8,11 @@ import _CYCbCrKernel
 /// RGB clamped to the cube (the HDR rendition, the look on 16-bit codes, the way back), the
 /// excursion rule, and a matrix back. Everything but the middle step is a few multiply-adds; the
 /// middle step is a function of the clamped colour alone, so it is computed at the nodes of a
-/// 65-point lattice over the cube once per clip and read with tetrahedral interpolation: integer
-/// cell, four vector loads and three multiply-adds, whatever the look and the transfer functions
-/// cost (zimg's lesson: the expensive curves as tables, the rest as vector arithmetic).
+/// 65-point lattice over the cube once per clip and read with tetrahedral interpolation, whatever
+/// the look and the transfer functions cost (zimg's lesson: the expensive curves as tables, the
+/// rest as vector arithmetic). Where the processor has AVX2 and FMA the kernel takes eight pixels
+/// at once through one branch-free pass (the tetrahedron picked with selects, its corners
+/// gathered); elsewhere, a pixel at a time.
 ///
 /// A function linear in the colour is interpolated exactly, so an identity look returns every
 /// code. A look that is itself a 33- or 65-point table interpolated tetrahedrally is reproduced
@@ -31,6 +33,8 @@ final class YCbCrLattice: @unchecked Sendable {
     private let rendition: UnsafeMutablePointer<ccycbcr_rendition>?
     /// What the rendition's tables belong to.
     private let mapping: HDRFrameMapping?
+    /// The kernel's scalar loop even where the vector one would run (for tests).
+    var onePixelAtATime = false
 
     /// - Parameters:
     ///   - input, output: the clip's matrix and range, and the output's.
@@ -83,7 +87,8 @@ final class YCbCrLattice: @unchecked Sendable {
     var kernelLattice: ccycbcr_lattice {
         ccycbcr_lattice(nodes: UnsafeRawPointer(nodes).assumingMemoryBound(to: Float.self), nodes_per_side: Int64(Self.nodesPerSide),
                         input: input.kernelMatrix, output: output.kernelMatrix, keeps_excursion: keepsExcursion ? 1 : 0,
-                        face_ramp: YCbCrFrameGrader.faceRamp, code_max: codeMax, rendition: rendition.map { UnsafePointer($0) })
+                        face_ramp: YCbCrFrameGrader.faceRamp, code_max: codeMax, rendition: rendition.map { UnsafePointer($0) },
+                        one_pixel_at_a_time: onePixelAtATime ? 1 : 0)
     }
 
     /// The graded colour the kernel gives a pixel of RGB `rgb` (not clamped).

@@ -95,6 +95,9 @@ typedef struct ccycbcr_lattice {
     /// NULL, or for an HDR clip made SDR: how a pixel's RGB becomes the SDR rendition the
     /// lattice (then the look alone, over SDR code values) is read at.
     const ccycbcr_rendition *rendition;
+    /// Nonzero: the scalar loop, a pixel at a time, even where the processor has AVX2 and FMA
+    /// (which otherwise run eight pixels at once): the reference the vector loop is tested against.
+    int32_t one_pixel_at_a_time;
 } ccycbcr_lattice;
 
 /// One band of a 9- to 16-bit planar frame (native-endian samples): one row of chroma blocks
