@@ -138,12 +138,11 @@ static inline v4 graded(const ccycbcr_lattice *l, v4 rgb) {
 
 static void grade_pixels(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band);
 
-/// `curve` for one lane of the vectorised loop: no branch but selects.
-static inline __attribute__((always_inline)) float curve_lane(const ccycbcr_curve *c, float x) {
+/// `curve` for one lane of the vectorised loop, its index (0 linear, 2 fourth root) known when
+/// compiled: the roots are vector instructions without errno.
+static inline __attribute__((always_inline)) float curve_lane(const ccycbcr_curve *c, float x, int index) {
     const float magnitude = fminf(fabsf(x) * c->inverse_domain, 1);
-    // Both roots are taken (as vector instructions, without errno); the index picks.
-    const float root = __builtin_elementwise_sqrt(magnitude), fourth = __builtin_elementwise_sqrt(root);
-    const float u = c->index == 0 ? magnitude : c->index == 1 ? root : fourth;
+    const float u = index == 0 ? magnitude : __builtin_elementwise_sqrt(__builtin_elementwise_sqrt(magnitude));
     const float position = u * (float)c->segments;
     int32_t step = (int32_t)position;
     step = step < c->segments - 1 ? step : c->segments - 1;
@@ -152,14 +151,18 @@ static inline __attribute__((always_inline)) float curve_lane(const ccycbcr_curv
 }
 
 /// `rendition` for one lane of the vectorised loop: the SDR rendition of the signal (r, g, b),
-/// in place, with selects for its cases.
-static inline __attribute__((always_inline)) void rendition_lane(const ccycbcr_rendition *q, float *r, float *g, float *b) {
-    float lr = curve_lane(&q->decode, *r), lg = curve_lane(&q->decode, *g), lb = curve_lane(&q->decode, *b);
-    const float sr = 3 * lr, sg = 3 * lg, sb = 3 * lb;
-    const float gain = curve_lane(&q->hlg_gain, fabsf(q->hlg_weights[0] * sr + q->hlg_weights[1] * sg + q->hlg_weights[2] * sb));
-    lr = q->hlg ? sr * gain : lr;
-    lg = q->hlg ? sg * gain : lg;
-    lb = q->hlg ? sb * gain : lb;
+/// in place, with selects for its cases; `hlg` known when compiled.
+static inline __attribute__((always_inline)) void rendition_lane(const ccycbcr_rendition *q, float *r, float *g, float *b,
+                                                                 int hlg) {
+    float lr = curve_lane(&q->decode, *r, 0), lg = curve_lane(&q->decode, *g, 0), lb = curve_lane(&q->decode, *b, 0);
+    if (hlg) {
+        const float sr = 3 * lr, sg = 3 * lg, sb = 3 * lb;
+        const float luminance = fabsf(q->hlg_weights[0] * sr + q->hlg_weights[1] * sg + q->hlg_weights[2] * sb);
+        const float gain = curve_lane(&q->hlg_gain, luminance, 2);
+        lr = sr * gain;
+        lg = sg * gain;
+        lb = sb * gain;
+    }
     const float *m = q->to_rendition;
     float xr = m[0] * lr + m[1] * lg + m[2] * lb, xg = m[3] * lr + m[4] * lg + m[5] * lb, xb = m[6] * lr + m[7] * lg + m[8] * lb;
     // Brought inside BT.709 toward the colour's luminance.
@@ -178,9 +181,9 @@ static inline __attribute__((always_inline)) void rendition_lane(const ccycbcr_r
     const float reinhard = fminf(1, k + (1 - k) * t * (1 + t / (limit * limit)) / (1 + t));
     const float rolled = q->peak > 1 ? reinhard : fminf(high, 1);
     const float factor = high > k ? rolled / high : 1;
-    *r = curve_lane(&q->encode, xr * factor);
-    *g = curve_lane(&q->encode, xg * factor);
-    *b = curve_lane(&q->encode, xb * factor);
+    *r = curve_lane(&q->encode, xr * factor, 2);
+    *g = curve_lane(&q->encode, xg * factor, 2);
+    *b = curve_lane(&q->encode, xb * factor, 2);
 }
 
 /// Pixels a pass of the lane loop takes from a row: even, so no chroma block is split.
@@ -195,7 +198,7 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
                                                             const uint16_t *restrict blue, const uint16_t *restrict red,
                                                             uint16_t *restrict line, float *restrict blues,
                                                             float *restrict reds, int64_t start, int32_t count,
-                                                            int64_t shift_x, const ccycbcr_rendition *rendition) {
+                                                            int64_t shift_x, const ccycbcr_rendition *rendition, int hlg) {
     const ccycbcr_matrix in = l->input, out = l->output;
     const int32_t side = (int32_t)l->nodes_per_side, cells = side - 1;
     const int32_t dg = side, db = side * side, all = 1 + dg + db;
@@ -210,7 +213,7 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
         const float r = y + in.red_to_red * cr, g = y - in.red_to_green * cr - in.blue_to_green * cb;
         const float b = y + in.blue_to_blue * cb;
         float kr = fminf(fmaxf(r, 0), 1), kg = fminf(fmaxf(g, 0), 1), kb = fminf(fmaxf(b, 0), 1);
-        if (rendition != NULL) rendition_lane(rendition, &kr, &kg, &kb);
+        if (rendition != NULL) rendition_lane(rendition, &kr, &kg, &kb, hlg);
         const float pr = kr * scale, pg = kg * scale, pb = kb * scale;
         int32_t ir = (int32_t)pr, ig = (int32_t)pg, ib = (int32_t)pb;
         ir = ir < cells ? ir : cells - 1;
@@ -241,10 +244,10 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
     }
 }
 
-/// The lattice kernel without a rendition, a chunk of each row at a time (`grade_row`), then the
-/// chunk's chroma blocks.
+/// The vectorised kernel, a chunk of each row at a time (`grade_row`), then the chunk's chroma
+/// blocks; `rendition` (NULL or the lattice's) and `hlg` known when compiled.
 static inline __attribute__((always_inline)) void grade_lanes(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band,
-                                                              const ccycbcr_rendition *rendition) {
+                                                              const ccycbcr_rendition *rendition, int hlg) {
     const ccycbcr_matrix out = lattice->output;
     const int64_t width = band->width, rows = band->rows, shift_x = band->shift_x;
     uint16_t *luma = band->luma, *blue = band->blue, *red = band->red;
@@ -253,7 +256,7 @@ static inline __attribute__((always_inline)) void grade_lanes(const ccycbcr_latt
         const int32_t count = (int32_t)(width - start < chunk ? width - start : chunk);
         for (int64_t row = 0; row < rows; row++) {
             grade_row(lattice, lattice->nodes, blue, red, luma + row * width + start, blue_difference[row],
-                      red_difference[row], start, count, shift_x, rendition);
+                      red_difference[row], start, count, shift_x, rendition, hlg);
         }
         const int64_t first_block = start >> shift_x, end_block = (start + count + (1 << shift_x) - 1) >> shift_x;
         for (int64_t c = first_block; c < end_block; c++) {
@@ -274,21 +277,30 @@ static inline __attribute__((always_inline)) void grade_lanes(const ccycbcr_latt
 }
 
 __attribute__((target("avx2,fma"))) static void grade_lanes_avx2(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band) {
-    grade_lanes(lattice, band, NULL);
+    grade_lanes(lattice, band, NULL, 0);
 }
 
-__attribute__((target("avx2,fma"))) static void grade_lanes_sdr_avx2(const ccycbcr_lattice *lattice,
-                                                                      const ccycbcr_band16 *band) {
-    grade_lanes(lattice, band, lattice->rendition);
+__attribute__((target("avx2,fma"))) static void grade_lanes_pq_avx2(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band) {
+    grade_lanes(lattice, band, lattice->rendition, 0);
+}
+
+__attribute__((target("avx2,fma"))) static void grade_lanes_hlg_avx2(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band) {
+    grade_lanes(lattice, band, lattice->rendition, 1);
 }
 
 void ccycbcr_grade16(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band) {
-    if (lattice->one_pixel_at_a_time || !(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))) {
+    const ccycbcr_rendition *rendition = lattice->rendition;
+    // The vector loop knows the rendition's curves by their index (HDRFrameMapping's).
+    const int vector = !lattice->one_pixel_at_a_time && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+        && (rendition == NULL || (rendition->decode.index == 0 && rendition->encode.index == 2 && rendition->hlg_gain.index == 2));
+    if (!vector) {
         grade_pixels(lattice, band);
-    } else if (lattice->rendition == NULL) {
+    } else if (rendition == NULL) {
         grade_lanes_avx2(lattice, band);
+    } else if (rendition->hlg) {
+        grade_lanes_hlg_avx2(lattice, band);
     } else {
-        grade_lanes_sdr_avx2(lattice, band);
+        grade_lanes_pq_avx2(lattice, band);
     }
 }
 
