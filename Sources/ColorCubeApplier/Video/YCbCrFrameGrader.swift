@@ -34,9 +34,10 @@ import _CYCbCrKernel
 /// a block's chroma may differ from the Float path's by one code where its mean falls within an
 /// eighth of a code of a half (identity looks still return every byte).
 ///
-/// Deeper clips: the same per-pixel result is computed once per clip on a lattice over the codes
-/// (`YCbCrLattice`) and interpolated for each pixel, so a frame costs the same whatever the look
-/// and the HDR mapping cost. Identity looks still return every code.
+/// Deeper clips: the graded colour of a pixel's clamped RGB is computed once per clip on a
+/// lattice over the RGB cube (`YCbCrLattice`) and interpolated for each pixel by a vectorised
+/// kernel, so a frame costs the same whatever the look and the HDR mapping cost. Identity looks
+/// still return every code.
 ///
 /// `reference: true` runs the Float path on every pixel: the reference the memo and the lattice
 /// are tested against.
@@ -60,7 +61,7 @@ public struct YCbCrFrameGrader: Sendable {
     let hdr: HDRFrameMapping?
     /// The 8-bit results met so far; nil deeper than 8 bits, when dithered, or for the reference.
     let memo: YCbCrMemo8?
-    /// The per-pixel results of a deeper clip on a lattice over its codes; nil at 8 bits or for
+    /// A deeper clip's graded colours on a lattice over its RGB; nil at 8 bits or for
     /// the reference.
     private(set) var lattice: YCbCrLattice?
     /// The thresholds 8-bit codes are rounded with; nil deeper than 8 bits or without dithering.
