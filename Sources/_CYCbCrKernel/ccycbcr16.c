@@ -53,93 +53,8 @@ static inline v4 interpolate(const ccycbcr_lattice *l, v4 colour) {
     return c000 + fb * (c1 - c000) + fg * (c2 - c1) + fr * (c111 - c2);
 }
 
-static inline float curve(const ccycbcr_curve *c, float x) {
-    float magnitude = (x >= 0 ? x : -x) * c->inverse_domain;
-    magnitude = magnitude < 1 ? magnitude : 1;  // NaN too
-    const float u = c->index == 0 ? magnitude : c->index == 1 ? __builtin_sqrtf(magnitude)
-                                                               : __builtin_sqrtf(__builtin_sqrtf(magnitude));
-    const float position = u * (float)c->segments;
-    int32_t step = (int32_t)position;
-    step = step < c->segments - 1 ? step : c->segments - 1;
-    const float low = c->values[step], y = low + (position - (float)step) * (c->values[step + 1] - low);
-    return x >= 0 ? y : -y;
-}
-
-/// `curve` on the three channels of `x`, the roots taken in one vector operation.
-static inline v4 curve3(const ccycbcr_curve *c, v4 x) {
-    const v4 absolute = x >= 0 ? x : -x;
-    v4 magnitude = absolute * c->inverse_domain;
-    magnitude = magnitude < 1 ? magnitude : 1;
-    magnitude = magnitude >= 0 ? magnitude : 0;  // NaN
-    v4 u = magnitude;
-    if (c->index >= 1) u = __builtin_elementwise_sqrt(u);
-    if (c->index == 2) u = __builtin_elementwise_sqrt(u);
-    const v4 position = u * (float)c->segments;
-    v4 result = 0;
-    for (int lane = 0; lane < 3; lane++) {
-        int32_t step = (int32_t)position[lane];
-        step = step < c->segments - 1 ? step : c->segments - 1;
-        const float low = c->values[step];
-        const float y = low + (position[lane] - (float)step) * (c->values[step + 1] - low);
-        result[lane] = x[lane] >= 0 ? y : -y;
-    }
-    return result;
-}
-
-static inline float dot3(const float *row, v4 v) { return row[0] * v.x + row[1] * v.y + row[2] * v.z; }
-
-/// The SDR rendition (code values) of a pixel's signal `code` (0...1).
-static inline v4 rendition(const ccycbcr_rendition *r, v4 code) {
-    v4 light = curve3(&r->decode, code);
-    if (r->hlg) {
-        const v4 scaled = light * 3;
-        const float gain = curve(&r->hlg_gain, __builtin_fabsf(dot3(r->hlg_weights, scaled)));
-        light = scaled * gain;
-    }
-    v4 linear = {dot3(r->to_rendition, light), dot3(r->to_rendition + 3, light), dot3(r->to_rendition + 6, light), 0};
-    const float low = __builtin_fminf(linear.x, __builtin_fminf(linear.y, linear.z));
-    if (low < 0) {
-        const float y = dot3(r->luminance, linear);
-        if (y > 0) {
-            linear = y + (linear - y) * (y / (y - low));
-            linear.w = 0;
-        } else {
-            linear = 0;
-        }
-    }
-    const float high = __builtin_fmaxf(linear.x, __builtin_fmaxf(linear.y, linear.z));
-    if (high > r->knee) {
-        float rolled;
-        if (r->peak > 1) {
-            const float k = r->knee, t = (high - k) / (1 - k), limit = (r->peak - k) / (1 - k);
-            rolled = k + (1 - k) * t * (1 + t / (limit * limit)) / (1 + t);
-            rolled = rolled < 1 ? rolled : 1;
-        } else {
-            rolled = high < 1 ? high : 1;
-        }
-        linear *= rolled / high;
-    }
-    return curve3(&r->encode, linear);
-}
-
-/// A pixel's graded colour from its RGB (not clamped): the lattice's result at the clamped
-/// colour, and where the excursion is kept, the excursion beyond the cube faded as the result
-/// moves the face it crossed.
-static inline v4 graded(const ccycbcr_lattice *l, v4 rgb) {
-    const v4 clamped = clamp_unit(rgb);
-    if (l->rendition) return interpolate(l, clamp_unit(rendition(l->rendition, clamped)));
-    const v4 result = interpolate(l, clamped);
-    if (!l->keeps_excursion) return result;
-    const v4 change = result - clamped;
-    const v4 magnitude = change >= 0 ? change : -change;
-    const v4 fade = 1 - l->face_ramp * magnitude;
-    return result + (rgb - clamped) * (fade > 0 ? fade : 0);
-}
-
-static void grade_pixels(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band);
-
-/// `curve` for one lane of the vectorised loop, its index (0 linear, 2 fourth root) known when
-/// compiled: the roots are vector instructions without errno.
+/// A curve (`ccycbcr_curve`) at `x`, its index (0 linear, 2 fourth root) known when compiled; in
+/// the vectorised loop, one lane, with no branch and roots that are vector instructions.
 static inline __attribute__((always_inline)) float curve_lane(const ccycbcr_curve *c, float x, int index) {
     const float magnitude = fminf(fabsf(x) * c->inverse_domain, 1);
     const float u = index == 0 ? magnitude : __builtin_elementwise_sqrt(__builtin_elementwise_sqrt(magnitude));
@@ -150,8 +65,8 @@ static inline __attribute__((always_inline)) float curve_lane(const ccycbcr_curv
     return copysignf(y, x);
 }
 
-/// `rendition` for one lane of the vectorised loop: the SDR rendition of the signal (r, g, b),
-/// in place, with selects for its cases; `hlg` known when compiled.
+/// The SDR rendition (code values) of a pixel's signal (r, g, b), 0...1, in place, with selects for
+/// its cases (one lane of the vectorised loop, where `hlg` is known when compiled).
 static inline __attribute__((always_inline)) void rendition_lane(const ccycbcr_rendition *q, float *r, float *g, float *b,
                                                                  int hlg) {
     float lr = curve_lane(&q->decode, *r, 0), lg = curve_lane(&q->decode, *g, 0), lb = curve_lane(&q->decode, *b, 0);
@@ -185,6 +100,26 @@ static inline __attribute__((always_inline)) void rendition_lane(const ccycbcr_r
     *g = curve_lane(&q->encode, xg * factor, 2);
     *b = curve_lane(&q->encode, xb * factor, 2);
 }
+
+/// A pixel's graded colour from its RGB (not clamped): the lattice's result at the clamped
+/// colour, and where the excursion is kept, the excursion beyond the cube faded as the result
+/// moves the face it crossed.
+static inline v4 graded(const ccycbcr_lattice *l, v4 rgb) {
+    const v4 clamped = clamp_unit(rgb);
+    if (l->rendition) {
+        float r = clamped.x, g = clamped.y, b = clamped.z;
+        rendition_lane(l->rendition, &r, &g, &b, l->rendition->hlg);
+        return interpolate(l, clamp_unit((v4){r, g, b, 0}));
+    }
+    const v4 result = interpolate(l, clamped);
+    if (!l->keeps_excursion) return result;
+    const v4 change = result - clamped;
+    const v4 magnitude = change >= 0 ? change : -change;
+    const v4 fade = 1 - l->face_ramp * magnitude;
+    return result + (rgb - clamped) * (fade > 0 ? fade : 0);
+}
+
+static void grade_pixels(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band);
 
 /// Pixels a pass of the lane loop takes from a row: even, so no chroma block is split.
 enum { chunk = 256 };
@@ -290,9 +225,7 @@ __attribute__((target("avx2,fma"))) static void grade_lanes_hlg_avx2(const ccycb
 
 void ccycbcr_grade16(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band) {
     const ccycbcr_rendition *rendition = lattice->rendition;
-    // The vector loop knows the rendition's curves by their index (HDRFrameMapping's).
-    const int vector = !lattice->one_pixel_at_a_time && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
-        && (rendition == NULL || (rendition->decode.index == 0 && rendition->encode.index == 2 && rendition->hlg_gain.index == 2));
+    const int vector = !lattice->one_pixel_at_a_time && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
     if (!vector) {
         grade_pixels(lattice, band);
     } else if (rendition == NULL) {
@@ -335,11 +268,4 @@ static void grade_pixels(const ccycbcr_lattice *lattice, const ccycbcr_band16 *b
         blue[chroma] = code16(out.chroma_offset + out.chroma_unit * out.inverse_blue_to_blue * blue_sum * inverse, l.code_max);
         red[chroma] = code16(out.chroma_offset + out.chroma_unit * out.inverse_red_to_red * red_sum * inverse, l.code_max);
     }
-}
-
-void ccycbcr_lattice_value(const ccycbcr_lattice *lattice, const float *rgb, float *value) {
-    const v4 result = graded(lattice, (v4){rgb[0], rgb[1], rgb[2], 0});
-    value[0] = result.x;
-    value[1] = result.y;
-    value[2] = result.z;
 }

@@ -3,9 +3,11 @@ import _CYCbCrKernel
 
 extension HDRFrameMapping {
     /// For SDR output: the rendition as the lattice kernel computes it (the same tables and
-    /// constants; the gamut mapping and roll-off in Float), valid while this mapping lives.
+    /// constants; the gamut mapping and roll-off in Float), valid while this mapping lives. The
+    /// kernel reads the decoding table linearly and the others by the fourth root, as made here.
     var kernelRendition: ccycbcr_rendition? {
         guard let rollOff else { return nil }
+        precondition(decode.index == .linear && sdrEncode.index == .fourthRoot && Self.hlgGain.index == .fourthRoot)
         let rows = toRendition, luminance = SIMD3<Float>(HDRRendition.luminance)
         return ccycbcr_rendition(
             decode: decode.kernelCurve, encode: sdrEncode.kernelCurve, hlg: isHLG ? 1 : 0, hlg_gain: Self.hlgGain.kernelCurve,

@@ -90,19 +90,6 @@ final class YCbCrLattice: @unchecked Sendable {
                         face_ramp: YCbCrFrameGrader.faceRamp, code_max: codeMax, rendition: rendition.map { UnsafePointer($0) },
                         one_pixel_at_a_time: onePixelAtATime ? 1 : 0)
     }
-
-    /// The graded colour the kernel gives a pixel of RGB `rgb` (not clamped).
-    func graded(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
-        var description = kernelLattice
-        var value = SIMD4<Float>(), colour = SIMD4<Float>(rgb, 0)
-        withUnsafeMutableBytes(of: &value) { value in
-            withUnsafeBytes(of: &colour) {
-                ccycbcr_lattice_value(&description, $0.baseAddress!.assumingMemoryBound(to: Float.self),
-                                      value.baseAddress!.assumingMemoryBound(to: Float.self))
-            }
-        }
-        return SIMD3(value.x, value.y, value.z)
-    }
 }
 
 extension YCbCrConversion {

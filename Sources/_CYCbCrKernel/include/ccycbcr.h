@@ -60,6 +60,7 @@ typedef struct ccycbcr_curve {
 /// HDRFrameMapping): the signal decoded to light, HLG's OOTF, a matrix to BT.709, brought inside
 /// BT.709 toward the colour's luminance, highlights rolled off, encoded for SDR.
 typedef struct ccycbcr_rendition {
+    /// Indexed linearly (index 0); `encode` and `hlg_gain` by the fourth root (index 2).
     ccycbcr_curve decode;
     ccycbcr_curve encode;
     /// Nonzero for HLG: display light = 3 * scene * gain(|3 * weights . scene|).
@@ -117,9 +118,5 @@ typedef struct ccycbcr_band16 {
 /// (tetrahedrally) at the clamped colour, the excursion rule, back to YCbCr; luma rounded, each
 /// block's chroma the mean of its pixels', rounded.
 void ccycbcr_grade16(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band);
-
-/// The graded colour the kernel gives a pixel of RGB `rgb` (3 floats, not clamped): 3 floats
-/// into `value`.
-void ccycbcr_lattice_value(const ccycbcr_lattice *lattice, const float *rgb, float *value);
 
 #endif
