@@ -2,29 +2,17 @@ import ColorCubeTransform
 import _CYCbCrKernel
 
 extension HDRFrameMapping {
-    /// For SDR output: the rendition as the lattice kernel computes it (the same tables and
-    /// constants; the gamut mapping and roll-off in Float), valid while this mapping lives. The
-    /// kernel reads the decoding table linearly and the others by the fourth root, as made here.
+    /// For SDR output: the rendition as the lattice kernel computes it, from the formulas this
+    /// mapping's tables sample (the signal's decoding, HLG's OOTF, gamma 2.4) and its constants.
     var kernelRendition: ccycbcr_rendition? {
         guard let rollOff else { return nil }
-        precondition(decode.index == .linear && sdrEncode.index == .fourthRoot && Self.hlgGain.index == .fourthRoot)
         let rows = toRendition, luminance = SIMD3<Float>(HDRRendition.luminance)
         return ccycbcr_rendition(
-            decode: decode.kernelCurve, encode: sdrEncode.kernelCurve, hlg: isHLG ? 1 : 0, hlg_gain: Self.hlgGain.kernelCurve,
+            hlg: isHLG ? 1 : 0, hlg_scene_scale: Float(Self.hlgSceneScale),
             hlg_weights: (Self.hlgWeights.x, Self.hlgWeights.y, Self.hlgWeights.z),
+            hlg_gain_exponent: Float(Self.hlgGamma - 1), hlg_gain_scale: Float(Self.hlgDisplayScale), hlg_gain_floor: Float(Self.hlgFloor),
             to_rendition: (rows.0.x, rows.0.y, rows.0.z, rows.1.x, rows.1.y, rows.1.z, rows.2.x, rows.2.y, rows.2.z),
-            luminance: (luminance.x, luminance.y, luminance.z), knee: Float(HighlightRollOff.knee), peak: Float(rollOff.peak))
-    }
-}
-
-extension CurveTable {
-    /// The table for the C kernels, valid while the table lives.
-    var kernelCurve: ccycbcr_curve {
-        let kind: Int32 = switch index {
-        case .linear: 0
-        case .squareRoot: 1
-        case .fourthRoot: 2
-        }
-        return ccycbcr_curve(values: values, segments: Int32(segments), index: kind, inverse_domain: inverseDomain)
+            luminance: (luminance.x, luminance.y, luminance.z), knee: Float(HighlightRollOff.knee), peak: Float(rollOff.peak),
+            sdr_exponent: Float(1 / HDRRendition.sdrGamma))
     }
 }

@@ -85,8 +85,8 @@ struct HDRFrameMapping: Sendable {
     // MARK: HLG's OOTF for a 1000 cd/m² display, as HLGSystemGammaOp computes it
 
     static let hlgWeights = SIMD3<Float>(0.2627, 0.6780, 0.0593)
-    private static let hlgSceneScale = 3.0, hlgGamma = 1.2, hlgFloor = 1e-4
-    private static let hlgDisplayScale = HDRRendition.nominalPeak / 100 / pow(hlgSceneScale, hlgGamma)
+    static let hlgSceneScale = 3.0, hlgGamma = 1.2, hlgFloor = 1e-4
+    static let hlgDisplayScale = HDRRendition.nominalPeak / 100 / pow(hlgSceneScale, hlgGamma)
     /// The OOTF's gain for a luminance of scene light times 3 (0...3), display scale included, and
     /// the inverse's for display light over that scale (0...3^1.2, held beyond).
     static let hlgGain = CurveTable(count: 4096, domain: hlgSceneScale, index: .fourthRoot) { luminance in

@@ -46,27 +46,20 @@ typedef struct ccycbcr_matrix {
     float inverse_luma_unit, inverse_chroma_unit;
 } ccycbcr_matrix;
 
-/// A curve as a table read with linear interpolation (ColorCubeApplier's CurveTable):
-/// `segments + 1` values over |x| / domain (or its square or fourth root, `index` 0, 1 or 2),
-/// odd-symmetric, held beyond the domain.
-typedef struct ccycbcr_curve {
-    const float *values;
-    int32_t segments;
-    int32_t index;
-    float inverse_domain;
-} ccycbcr_curve;
-
 /// An HDR clip's signal to the SDR rendition a look is given, for SDR output (ColorCubeApplier's
 /// HDRFrameMapping): the signal decoded to light, HLG's OOTF, a matrix to BT.709, brought inside
-/// BT.709 toward the colour's luminance, highlights rolled off, encoded for SDR.
+/// BT.709 toward the colour's luminance, highlights rolled off, encoded for SDR. The curves are
+/// computed from their formulas (BT.2100's for the signal), not read from tables: in the vector
+/// loop a table read is a gather, which costs more than the arithmetic.
 typedef struct ccycbcr_rendition {
-    /// Indexed linearly (index 0); `encode` and `hlg_gain` by the fourth root (index 2).
-    ccycbcr_curve decode;
-    ccycbcr_curve encode;
-    /// Nonzero for HLG: display light = 3 * scene * gain(|3 * weights . scene|).
+    /// Nonzero for HLG (the signal decoded to scene light, then the OOTF), zero for PQ (decoded
+    /// to display light, 1.0 = 100 cd/m^2).
     int32_t hlg;
-    ccycbcr_curve hlg_gain;
+    /// HLG's OOTF: with s = scene_scale * scene and Y = |weights . s| held at floor...scene_scale,
+    /// display light = s * Y^gain_exponent * gain_scale.
+    float hlg_scene_scale;
     float hlg_weights[3];
+    float hlg_gain_exponent, hlg_gain_scale, hlg_gain_floor;
     /// The matrix to BT.709's linear light, by rows.
     float to_rendition[9];
     /// BT.709's luminance weights, toward which colours outside it are desaturated.
@@ -75,6 +68,8 @@ typedef struct ccycbcr_rendition {
     /// that `peak` lands on 1 (clipped at 1 when peak <= 1).
     float knee;
     float peak;
+    /// SDR's code for linear light held at 0...1 (mirrored below 0): light^sdr_exponent.
+    float sdr_exponent;
 } ccycbcr_rendition;
 
 /// A deeper clip's look (with its HDR mapping, if any) sampled on a lattice over the clip's
