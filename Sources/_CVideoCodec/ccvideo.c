@@ -73,6 +73,10 @@ int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8
     ccvideo_set_message(message, message_size, "%s", unavailable);
     return -CCVIDEO_UNAVAILABLE;
 }
+int ccvideo_decoder_reach(ccvideo_decoder *decoder, double *reached, double *declared) {
+    (void)decoder, (void)reached, (void)declared;
+    return 0;
+}
 const char *ccvideo_decoder_warnings(ccvideo_decoder *decoder) { (void)decoder; return ""; }
 void ccvideo_decoder_close(ccvideo_decoder *decoder) { (void)decoder; }
 ccvideo_output *ccvideo_output_open(ccvideo_decoder *decoder, const char *path, const char *muxer,

@@ -180,6 +180,16 @@ static int keep_pending(ccvideo_decoder *decoder, AVPacket *packet) {
 }
 
 /// Receives the next frame into decoder->frame: 1, 0 at the end, or -CCVIDEO_*.
+/// Notes how far `packet` reaches (`ccvideo_decoder_reach`).
+static void note_reach(ccvideo_decoder *decoder, const AVPacket *packet) {
+    const AVStream *stream = decoder->input->format->streams[packet->stream_index];
+    const int64_t time = packet->pts != AV_NOPTS_VALUE ? packet->pts : packet->dts;
+    if (time == AV_NOPTS_VALUE || stream->time_base.den <= 0) return;
+    const double end = (double)(time + (packet->duration > 0 ? packet->duration : 0)) * stream->time_base.num / stream->time_base.den;
+    if (!decoder->has_reach || end > decoder->reach) decoder->reach = end;
+    decoder->has_reach = 1;
+}
+
 static int receive(ccvideo_decoder *decoder, ccvideo_output *output, char *message, size_t message_size) {
     for (;;) {
         int code = av.avcodec_receive_frame(decoder->codec, decoder->frame);
@@ -206,6 +216,7 @@ static int receive(ccvideo_decoder *decoder, ccvideo_output *output, char *messa
                 av.av_packet_unref(packet);
                 return -CCVIDEO_DECODE_FAILED;
             }
+            note_reach(decoder, packet);
             if (packet->stream_index != decoder->stream) {
                 code = output != NULL ? ccvideo_output_copy_packet(output, packet, message, message_size)
                                       : keep_pending(decoder, packet);
@@ -422,6 +433,16 @@ int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8
         ccvideo_set_message(message, message_size, "a frame of %d bytes where %zu were expected", copied, frame_bytes);
         return -CCVIDEO_FORMAT_CHANGED;
     }
+    return 1;
+}
+
+int ccvideo_decoder_reach(ccvideo_decoder *decoder, double *reached, double *declared) {
+    const AVFormatContext *format = decoder->input->format;
+    if (!decoder->has_reach || format->duration == AV_NOPTS_VALUE || format->duration <= 0
+        || format->duration_estimation_method != AVFMT_DURATION_FROM_STREAM) return 0;
+    const double start = format->start_time != AV_NOPTS_VALUE ? (double)format->start_time / AV_TIME_BASE : 0;
+    *reached = decoder->reach - start;
+    *declared = (double)format->duration / AV_TIME_BASE;
     return 1;
 }
 

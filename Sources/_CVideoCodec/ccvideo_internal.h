@@ -130,6 +130,9 @@ struct ccvideo_decoder {
     ccvideo_converter converter;
     ccvideo_log_sink sink;
     char warnings[4096];
+    /// The latest end (timestamp plus duration, in seconds) of a packet read, once one had a timestamp.
+    int has_reach;
+    double reach;
 };
 
 #endif

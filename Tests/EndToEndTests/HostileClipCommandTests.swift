@@ -125,4 +125,19 @@ struct HostileClipCommandTests {
         #expect(result.stderr.hasPrefix("colorcube: error: \(clip): decoding failed: stream 0's packet at byte "), "\(result.stderr)")
         #expect(result.stderr.hasSuffix(" ends before its declared size (truncated?)\n"), "\(result.stderr)")
     }
+
+    /// A Matroska clip cut between packets: the demuxer reports no error and the container lists no
+    /// frames, so the duration its header declares is the evidence.
+    @Test func aMatroskaClipCutBetweenPacketsNamesWhereItsPacketsEnd() throws {
+        let scratch = try Scratch()
+        let made = try ExternalTool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=25:duration=4",
+                                                   "-c:v", "mjpeg", scratch.file("whole.mkv")])
+        try #require(made.status == 0, "\(made.stderr)")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: scratch.file("whole.mkv"))))
+        // Cut just before the first cluster after the middle (Matroska's cluster ID, 1F 43 B6 75).
+        let cluster = try #require(Self.find([0x1F, 0x43, 0xB6, 0x75], in: bytes, from: bytes.count / 2))
+        let (clip, result) = try Self.grade(Array(bytes.prefix(cluster)), as: "cut.mkv", in: scratch)
+        #expect(result.stderr.hasPrefix("colorcube: error: \(clip): decoding failed: its packets end at "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(" of the 4.00 s its container declares (truncated?)\n"), "\(result.stderr)")
+    }
 }

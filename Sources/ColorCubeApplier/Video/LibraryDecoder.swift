@@ -63,6 +63,18 @@ final class LibraryDecoder {
         return Timing(pts: pts == Int64.min ? nil : pts, duration: duration)
     }
 
+    /// A frame's duration in seconds at the stream's average rate (1/25 s when it has none).
+    var frameDuration: Double {
+        info.frame_rate_num > 0 && info.frame_rate_den > 0 ? Double(info.frame_rate_den) / Double(info.frame_rate_num) : 1.0 / 25
+    }
+
+    /// How far the packets read so far reach and the duration the container's header declares,
+    /// in seconds; nil when the header declares none.
+    var reach: (reached: Double, declared: Double)? {
+        var reached = 0.0, declared = 0.0
+        return ccvideo_decoder_reach(handle, &reached, &declared) != 0 ? (reached, declared) : nil
+    }
+
     /// The warnings FFmpeg logged while reading the clip.
     var warnings: String { String(cString: ccvideo_decoder_warnings(handle)) }
 }

@@ -171,6 +171,12 @@ typedef struct ccvideo_output ccvideo_output;
 int ccvideo_decoder_next(ccvideo_decoder *decoder, ccvideo_output *output, uint8_t *frame, size_t frame_bytes,
                          int64_t *pts, int64_t *duration, char *message, size_t message_size);
 
+/// How far the clip's packets read so far reach, in seconds from the clip's start (the latest
+/// timestamp plus duration of any stream's packet), into `reached`, and the duration the
+/// container's header declares into `declared`. Returns 0 when the header declares none (the
+/// duration is estimated from timestamps or the bit rate) or no packet had a timestamp.
+int ccvideo_decoder_reach(ccvideo_decoder *decoder, double *reached, double *declared);
+
 /// The warnings FFmpeg logged for this decoder's clip (say, "File ended prematurely"), one a
 /// line; valid until the decoder is closed.
 const char *ccvideo_decoder_warnings(ccvideo_decoder *decoder);
