@@ -162,31 +162,42 @@ static inline v4 graded(const ccycbcr_lattice *l, v4 rgb) {
 
 static void grade_pixels(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band);
 
-/// A pixel's RGB (not clamped) from its codes.
-static inline __attribute__((always_inline)) void rgb_lane(const ccycbcr_matrix *in, uint16_t luma, uint16_t blue,
-                                                           uint16_t red, float *r, float *g, float *b) {
-    const float y = ((float)luma - in->luma_offset) * in->inverse_luma_unit;
-    const float cb = ((float)blue - in->chroma_offset) * in->inverse_chroma_unit;
-    const float cr = ((float)red - in->chroma_offset) * in->inverse_chroma_unit;
-    *r = y + in->red_to_red * cr;
-    *g = y - in->red_to_green * cr - in->blue_to_green * cb;
-    *b = y + in->blue_to_blue * cb;
-}
-
 /// Pixels a pass of the lane loop takes from a row: even, so no chroma block is split.
 enum { chunk = 256 };
 
-/// `count` pixels of one row, from column `start`, for `grade_lanes`: luma written, each pixel's
+/// The chroma's part of each pixel's RGB for `count` pixels of a row from column `start` (R = Y +
+/// red, G = Y - green, B = Y + blue), computed once for the rows that share the chroma, so that
+/// the pixel loop reads them in order rather than gathering codes.
+static inline __attribute__((always_inline)) void chroma_terms(const ccycbcr_matrix *in, const uint16_t *restrict blue,
+                                                               const uint16_t *restrict red, int64_t start, int32_t count,
+                                                               int64_t shift_x, float *restrict red_term,
+                                                               float *restrict green_term, float *restrict blue_term) {
+    const int32_t width = 1 << shift_x, blocks = (count + width - 1) >> shift_x;
+    const uint16_t *first_blue = blue + (start >> shift_x), *first_red = red + (start >> shift_x);
+    for (int32_t block = 0; block < blocks; block++) {
+        const float cb = ((float)first_blue[block] - in->chroma_offset) * in->inverse_chroma_unit;
+        const float cr = ((float)first_red[block] - in->chroma_offset) * in->inverse_chroma_unit;
+        const float r = in->red_to_red * cr, g = in->red_to_green * cr + in->blue_to_green * cb, b = in->blue_to_blue * cb;
+        for (int32_t k = 0; k < width; k++) {
+            red_term[block * width + k] = r;
+            green_term[block * width + k] = g;
+            blue_term[block * width + k] = b;
+        }
+    }
+}
+
+/// `count` pixels of a row's chunk, for `grade_lanes`: luma written, each pixel's
 /// graded Cb and Cr differences (before the block's mean) into `blues` and `reds`. No branch: the
 /// tetrahedron is picked with selects and its corners read with gathers, so that with AVX2 eight
 /// pixels go through at once (a rendition 32 at once, in a loop of its own). The same arithmetic
-/// as `graded`. (Its pointers are parameters so
-/// that the compiler may take them as not overlapping.)
+/// as `graded`. (Its pointers are parameters so that the compiler may take them as not
+/// overlapping.)
 static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattice *l, const float *restrict nodes,
-                                                            const uint16_t *restrict blue, const uint16_t *restrict red,
+                                                            const float *restrict red_term,
+                                                            const float *restrict green_term, const float *restrict blue_term,
                                                             uint16_t *restrict line, float *restrict blues,
-                                                            float *restrict reds, int64_t start, int32_t count,
-                                                            int64_t shift_x, const ccycbcr_rendition *rendition, int hlg) {
+                                                            float *restrict reds, int32_t count,
+                                                            const ccycbcr_rendition *rendition, int hlg) {
     const ccycbcr_matrix in = l->input, out = l->output;
     const int32_t side = (int32_t)l->nodes_per_side, cells = side - 1;
     const int32_t dg = side, db = side * side, all = 1 + dg + db;
@@ -198,20 +209,19 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
     if (rendition != NULL) {
 #pragma clang loop vectorize(enable) vectorize_width(32)
         for (int32_t i = 0; i < count; i++) {
-            float colour[3];
-            rgb_lane(&in, line[i], blue[(start + i) >> shift_x], red[(start + i) >> shift_x], &colour[0], &colour[1], &colour[2]);
-            rendition_lane(rendition, &colour[0], &colour[1], &colour[2], hlg);
-            rendered[0][i] = colour[0];
-            rendered[1][i] = colour[1];
-            rendered[2][i] = colour[2];
+            const float y = ((float)line[i] - in.luma_offset) * in.inverse_luma_unit;
+            float r = y + red_term[i], g = y - green_term[i], b = y + blue_term[i];
+            rendition_lane(rendition, &r, &g, &b, hlg);
+            rendered[0][i] = r;
+            rendered[1][i] = g;
+            rendered[2][i] = b;
         }
     }
     // Eight lanes even where the cost model doubts it.
 #pragma clang loop vectorize(enable) vectorize_width(8)
     for (int32_t i = 0; i < count; i++) {
-        const int64_t c = (start + i) >> shift_x;
-        float r, g, b;
-        rgb_lane(&in, line[i], blue[c], red[c], &r, &g, &b);
+        const float y = ((float)line[i] - in.luma_offset) * in.inverse_luma_unit;
+        const float r = y + red_term[i], g = y - green_term[i], b = y + blue_term[i];
         float kr = fminf(fmaxf(r, 0), 1), kg = fminf(fmaxf(g, 0), 1), kb = fminf(fmaxf(b, 0), 1);
         if (rendition != NULL) {
             kr = rendered[0][i];
@@ -252,15 +262,17 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
 /// blocks; `rendition` (NULL or the lattice's) and `hlg` known when compiled.
 static inline __attribute__((always_inline)) void grade_lanes(const ccycbcr_lattice *lattice, const ccycbcr_band16 *band,
                                                               const ccycbcr_rendition *rendition, int hlg) {
-    const ccycbcr_matrix out = lattice->output;
+    const ccycbcr_matrix in = lattice->input, out = lattice->output;
     const int64_t width = band->width, rows = band->rows, shift_x = band->shift_x;
     uint16_t *luma = band->luma, *blue = band->blue, *red = band->red;
     float blue_difference[2][chunk], red_difference[2][chunk];
+    float red_term[chunk], green_term[chunk], blue_term[chunk];
     for (int64_t start = 0; start < width; start += chunk) {
         const int32_t count = (int32_t)(width - start < chunk ? width - start : chunk);
+        chroma_terms(&in, blue, red, start, count, shift_x, red_term, green_term, blue_term);
         for (int64_t row = 0; row < rows; row++) {
-            grade_row(lattice, lattice->nodes, blue, red, luma + row * width + start, blue_difference[row],
-                      red_difference[row], start, count, shift_x, rendition, hlg);
+            grade_row(lattice, lattice->nodes, red_term, green_term, blue_term, luma + row * width + start,
+                      blue_difference[row], red_difference[row], count, rendition, hlg);
         }
         const int64_t first_block = start >> shift_x, end_block = (start + count + (1 << shift_x) - 1) >> shift_x;
         for (int64_t c = first_block; c < end_block; c++) {
