@@ -31,8 +31,6 @@ final class YCbCrLattice: @unchecked Sendable {
     /// For an HDR clip made SDR: its rendition, which the kernel computes before reading the
     /// lattice (then the look alone, over SDR code values).
     private let rendition: UnsafeMutablePointer<ccycbcr_rendition>?
-    /// What the rendition's tables belong to.
-    private let mapping: HDRFrameMapping?
     /// The kernel's scalar loop even where the vector one would run (for tests).
     var onePixelAtATime = false
 
@@ -40,8 +38,8 @@ final class YCbCrLattice: @unchecked Sendable {
     ///   - input, output: the clip's matrix and range, and the output's.
     ///   - keepsExcursion: whether a colour beyond the cube keeps its excursion (`YCbCrFrameGrader.kept`).
     ///   - rendition: for an HDR clip made SDR, its mapping: the kernel computes the SDR
-    ///     rendition of each pixel (curves from tables, the rest in vector arithmetic, as
-    ///     `HDRFrameMapping` does), and the lattice holds the look alone. Its SDR curve is too
+    ///     rendition of each pixel (from the formulas `HDRFrameMapping`'s tables sample, in vector
+    ///     arithmetic), and the lattice holds the look alone. Its SDR curve is too
     ///     steep near black, where saturated colours put a channel, for a lattice over the signal.
     ///   - results: the graded colour (output RGB, not clamped) of `count` colours in the cube
     ///     (the look's result of SDR code values, with `rendition`). Called from several threads at once.
@@ -51,7 +49,6 @@ final class YCbCrLattice: @unchecked Sendable {
         self.output = output
         self.keepsExcursion = keepsExcursion
         codeMax = input.codeMax
-        mapping = rendition
         if let description = rendition?.kernelRendition {
             self.rendition = .allocate(capacity: 1)
             self.rendition?.initialize(to: description)
