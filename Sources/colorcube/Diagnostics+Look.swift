@@ -37,7 +37,14 @@ extension Diagnostics {
     /// Prints what writing a look did to it: baking error, clamping, Core Image's size limit. The
     /// advice names `--size`, the cube size in every command that writes a look.
     static func report(_ written: LUTWriter.Report, path: String, format: any LUTFileFormat) {
-        if let error = written.bakingError, error.isNoticeable, let size = written.size {
+        if let error = written.bakingError, error.isNoticeable, let size = written.size, let profile = format as? CameraRawProfileFormat {
+            let largest = RGBTableOp.largest3D
+            let closer = size < largest ? "--size \(largest) keeps it closer"
+                : profile.space != .srgb ? "--profile-space srgb (every node a photo's colour) keeps it closer"
+                : "Camera Raw reads no larger table"
+            Diagnostics.warning("\(path): Camera Raw's reading of this \(size)-point table in \(profile.space.rawValue) is up to "
+                + "\(decimal(error.maxCodes, places: 1)) 8-bit codes from the look (mean \(decimal(error.meanCodes, places: 2))); \(closer)")
+        } else if let error = written.bakingError, error.isNoticeable, let size = written.size {
             let larger = format.largestSize.map { $0 <= size } == true ? "a larger size (\(format.name) holds at most \(size))"
                 : size < 65 ? "--size 65" : "a larger --size"
             Diagnostics.warning("\(path): baking the look into a \(size)-cube changes it by up to "

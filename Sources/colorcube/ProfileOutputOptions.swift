@@ -20,13 +20,16 @@ struct ProfileOutputOptions: ParsableArguments {
         if name != nil { throw ValidationError("--name applies to .xmp output (a Camera Raw profile), not \(format.name)") }
     }
 
-    /// For a profile: the look seen from the table's space, the format set to that space, and
-    /// the table's size (default 32, the largest Camera Raw reads). Other formats pass unchanged.
-    func prepare(_ look: Look, format: any LUTFileFormat, size: Int?) -> (Look, any LUTFileFormat, Int?) {
-        guard var profile = format as? CameraRawProfileFormat else { return (look, format, size) }
+    /// For a profile: the look seen from the table's space, the format set to that space, the
+    /// table's size (default 32, the largest Camera Raw reads), and how far Camera Raw's reading of
+    /// the written table is from the look (`CameraRawProfileFormat.evaluationError`), which is what
+    /// to report rather than the baking's. Other formats pass unchanged.
+    func prepare(_ look: Look, format: any LUTFileFormat, size: Int?) -> (Look, any LUTFileFormat, Int?, BakingError?) {
+        guard var profile = format as? CameraRawProfileFormat else { return (look, format, size, nil) }
         profile.space = profileSpace ?? .srgb
         let size = size ?? RGBTableOp.largest3D
-        return (profile.prepared(look, size: size), profile, size)
+        let prepared = profile.prepared(look, size: size)
+        return (prepared, profile, size, profile.evaluationError(of: prepared, size: size, against: look))
     }
 }
 

@@ -29,6 +29,36 @@ import Testing
                 "\(info.stdoutText)")
     }
 
+    /// Written in a space wider than the photo's, the table is fitted rather than sampled; the
+    /// warning says how far Camera Raw's reading of it is from the look, and what `apply` of the
+    /// profile does on every 17th code agrees.
+    @Test func aProfileSaysHowFarCameraRawsReadingOfItIsFromTheLook() throws {
+        let scratch = try Scratch()
+        let look = scratch.file("warm.cube"), output = scratch.file("Warm.xmp")
+        try Data(Self.cube.utf8).write(to: URL(fileURLWithPath: look))
+        let written = try CommandRunner.run(["convert", look, "-o", output, "--profile-space", "prophoto", "--size", "5"])
+        #expect(written.status == 0, "\(written.stderr)")
+        let prefix = "colorcube: warning: \(output): Camera Raw's reading of this 5-point table in prophoto is up to "
+        #expect(written.stderr.hasPrefix(prefix), "\(written.stderr)")
+        #expect(written.stderr.contains(" 8-bit codes from the look (mean "), "\(written.stderr)")
+        let reported = try #require(Double(written.stderr.dropFirst(prefix.count).prefix { $0 != " " }))
+        var colours = Data()
+        for b in 0..<16 {
+            for g in 0..<16 {
+                for r in 0..<16 { colours.append(contentsOf: [UInt8(r * 17), UInt8(g * 17), UInt8(b * 17)]) }
+            }
+        }
+        let fromLook = try CommandRunner.run(["apply", look, "--raw", "64x64", "--pixel-format", "rgb24"], input: colours)
+        let fromProfile = try CommandRunner.run(["apply", output, "--raw", "64x64", "--pixel-format", "rgb24"], input: colours)
+        #expect(fromLook.status == 0 && fromProfile.status == 0, "\(fromLook.stderr) \(fromProfile.stderr)")
+        #expect(fromLook.stdout.count == colours.count && fromProfile.stdout.count == colours.count)
+        let largest = zip(fromLook.stdout, fromProfile.stdout).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(reported > 1 && Double(largest) <= reported + 1, "reported \(reported), measured \(largest)")
+        // In sRGB a 32-point table of this smooth look is within a code: no warning.
+        let srgb = try CommandRunner.run(["convert", look, "-o", scratch.file("Plain.xmp")])
+        #expect(srgb.status == 0 && !srgb.stderr.contains("Camera Raw's reading"), "\(srgb.stderr)")
+    }
+
     @Test func aTableAbove32PointsIsRefusedWithTheReason() throws {
         let scratch = try Scratch()
         let look = scratch.file("warm.cube")

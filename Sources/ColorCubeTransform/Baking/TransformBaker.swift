@@ -45,7 +45,13 @@ public enum TransformBaker {
     /// image would.
     public static func measure(_ baked: some CubeTable & Sendable, against transform: Transform,
                                samplesPerAxis: Int = 52) -> BakingError {
-        let lattice = LUT3DOp(table: baked)
+        measure(Transform([LUT3DOp(table: baked)]), against: transform, samplesPerAxis: samplesPerAxis)
+    }
+
+    /// How far `candidate` (a look as something else will read it) is from `transform`, measured
+    /// as `measure(_:against:samplesPerAxis:)` measures a baked cube.
+    public static func measure(_ candidate: Transform, against transform: Transform, samplesPerAxis: Int = 52) -> BakingError {
+        let lattice = candidate
         let count = max(samplesPerAxis, 2)
         let step = 1 / Double(count - 1)
         let results = Locked([(max: Double, sum: Double, worst: SIMD3<Double>)]())

@@ -117,10 +117,12 @@ extension ColorCubeCommand {
             if let from, let to, let output {
                 let source = try ColorSpaces.lookUp(from), target = try ColorSpaces.lookUp(to)
                 var look = try Look(conversionFrom: source, to: target)
-                (look, chosen, size) = profile.prepare(look, format: chosen, size: size)
-                let written = try LUTWriter.write(look, format: chosen, to: output, title: profile.name ?? look.title ?? "conversion",
+                let evaluation: BakingError?
+                (look, chosen, size, evaluation) = profile.prepare(look, format: chosen, size: size)
+                var written = try LUTWriter.write(look, format: chosen, to: output, title: profile.name ?? look.title ?? "conversion",
                                                   size: size, interpolation: size == nil ? nil : interpolation,
                                                   options: LUTWriter.Options(bitDepth: depth))
+                if let evaluation { written.bakingError = evaluation }
                 Diagnostics.report(written, path: output, format: chosen)
                 return
             }
@@ -142,12 +144,13 @@ extension ColorCubeCommand {
                 }
             }
             Diagnostics.report(look, path: input)
-            let (prepared, format, cubeSize) = profile.prepare(look, format: chosen, size: size)
+            let (prepared, format, cubeSize, evaluation) = profile.prepare(look, format: chosen, size: size)
             (chosen, size) = (format, cubeSize)
             // A reference PNG stays a view on its pixels: a 256-cube is never copied to Float32.
-            let written = try LUTWriter.write(prepared, format: chosen, to: path, title: chosen is CameraRawProfileFormat ? profile.name ?? FilePath.stem(path) : FilePath.stem(input),
+            var written = try LUTWriter.write(prepared, format: chosen, to: path, title: chosen is CameraRawProfileFormat ? profile.name ?? FilePath.stem(path) : FilePath.stem(input),
                                               size: size, interpolation: size == nil ? nil : interpolation,
                                               options: LUTWriter.Options(bitDepth: depth))
+            if let evaluation { written.bakingError = evaluation }
             Diagnostics.report(written, path: path, format: chosen)
         }
 

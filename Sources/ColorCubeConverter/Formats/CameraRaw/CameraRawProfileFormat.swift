@@ -102,10 +102,8 @@ public struct CameraRawProfileFormat: LUTFileFormat {
         try file.close()
     }
 
-    /// The .xmp text of a profile named `name` whose table is `table` (over `space`'s encoded
-    /// values), amount range 0 to 200%. The UUID is derived from the table's key and the name, so
-    /// the same look gives the same bytes.
-    static func xmp(_ table: some CubeTable, space: CameraRawProfileSpace, name: String) throws -> [UInt8] {
+    /// `table` as the profile stores it: 16-bit values clamped to 0...1, blue fastest.
+    static func samples(_ table: some CubeTable) -> [UInt16] {
         let n = table.size
         var samples = [UInt16](repeating: 0, count: 3 * n * n * n)
         var point = 0
@@ -121,8 +119,26 @@ public struct CameraRawProfileFormat: LUTFileFormat {
                 }
             }
         }
-        let payload = RGBTablePayload(dimensions: 3, divisions: n, samples: samples, primaries: space.primaries, gamma: space.gamma,
-                                      gamut: .clip, minimumAmount: 0, maximumAmount: 2).bytes
+        return samples
+    }
+
+    /// How far Camera Raw's reading of `prepared` written `size` points a side (as `write` stores
+    /// it, applied to linear ProPhoto at full amount) is from `look` over photos' colours, in 8-bit
+    /// codes: what writing the look as this profile changes. Nil when it cannot be baked.
+    public func evaluationError(of prepared: Look, size: Int, against look: Look) -> BakingError? {
+        guard let (table, _) = try? prepared.baked(size: size),
+              let op = try? RGBTableOp(dimensions: 3, divisions: table.size, samples: Self.samples(table),
+                                       primaries: space.primaries, gamma: space.gamma, gamut: .clip) else { return nil }
+        let read = Transform(CameraRawProfileSpace.photoToProPhoto + [op] + CameraRawProfileSpace.proPhotoToPhoto)
+        return TransformBaker.measure(read, against: look.transform)
+    }
+
+    /// The .xmp text of a profile named `name` whose table is `table` (over `space`'s encoded
+    /// values), amount range 0 to 200%. The UUID is derived from the table's key and the name, so
+    /// the same look gives the same bytes.
+    static func xmp(_ table: some CubeTable, space: CameraRawProfileSpace, name: String) throws -> [UInt8] {
+        let payload = RGBTablePayload(dimensions: 3, divisions: table.size, samples: samples(table), primaries: space.primaries,
+                                      gamma: space.gamma, gamut: .clip, minimumAmount: 0, maximumAmount: 2).bytes
         guard let compressed = Zlib.compress(payload) else {
             throw CameraRawProfileError.compression(path: name, reason: "could not be made (zlib failed)")
         }
