@@ -27,6 +27,10 @@ public enum LUTWriter {
         public var exceedsCoreImage: Bool
     }
 
+    /// How far outside 0...1 a value may be and still be reported as within it: the arithmetic's
+    /// rounding (a chain that returns 1 as 1.0000001), not the look's range.
+    public static let clampNoise: Float = 1e-4
+
     /// The largest cube Core Image is reported to accept in `CIColorCube` (sizes 2...64).
     public static let coreImageMaximumSize = 64
 
@@ -66,7 +70,7 @@ public enum LUTWriter {
         // Image LUTs only hold 0...1, so only other sources can have values to clamp.
         if format.clampsValues, !look.format.readsImages {
             let range = table.outputRange()
-            if range.min.min() < 0 || range.max.max() > 1 { clamped = (range.min.min(), range.max.max()) }
+            if range.min.min() < -clampNoise || range.max.max() > 1 + clampNoise { clamped = (range.min.min(), range.max.max()) }
         }
         try write(table, format: format, to: path, title: title, options: options)
         return Report(size: cubeSize, bakingError: error, clamped: clamped,

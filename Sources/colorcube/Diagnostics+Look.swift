@@ -52,8 +52,8 @@ extension Diagnostics {
                 + "\(larger), or a format that holds the chain (.clf), keeps it closer")
         }
         if let clamped = written.clamped {
-            Diagnostics.note("\(path): values outside 0...1 (lowest \(decimal(Double(clamped.min), places: 3)), "
-                + "highest \(decimal(Double(clamped.max), places: 3))) are clamped: "
+            Diagnostics.note("\(path): values outside 0...1 (lowest \(decimal(Double(clamped.min), places: 4)), "
+                + "highest \(decimal(Double(clamped.max), places: 4))) are clamped: "
                 + "\(format.name) holds only 0...1; use .cube or raw output to keep them")
         }
         if written.exceedsCoreImage, let size = written.size {

@@ -54,9 +54,10 @@ import Testing
         #expect(fromLook.stdout.count == colours.count && fromProfile.stdout.count == colours.count)
         let largest = zip(fromLook.stdout, fromProfile.stdout).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(reported > 1 && Double(largest) <= reported + 1, "reported \(reported), measured \(largest)")
-        // In sRGB a 32-point table of this smooth look is within a code: no warning.
+        // In sRGB a 32-point table of this smooth look is within a code: no warning, and nothing
+        // said about clamping values the chain's rounding puts a hair outside 0...1.
         let srgb = try CommandRunner.run(["convert", look, "-o", scratch.file("Plain.xmp")])
-        #expect(srgb.status == 0 && !srgb.stderr.contains("Camera Raw's reading"), "\(srgb.stderr)")
+        #expect(srgb.status == 0 && srgb.stderr.isEmpty, "\(srgb.stderr)")
     }
 
     @Test func aTableAbove32PointsIsRefusedWithTheReason() throws {
