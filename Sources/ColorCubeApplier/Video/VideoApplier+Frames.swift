@@ -107,13 +107,14 @@ extension VideoApplier {
     /// After a clip was graded without a failure: a clip cut short decodes without an error up to
     /// where it ends (a packet cut short is a failure as it is read). Through the API: fewer
     /// frames than the container's index lists; where it lists none (Matroska), packets that end
-    /// more than two frames before the duration its header declares. The demuxer's log ("File
-    /// ended prematurely") is the last evidence looked for, for a clip cut in its last frames.
+    /// more than two frames and half a second before the duration its header declares (a margin
+    /// no intact clip's rounding comes near). The demuxer's log ("File ended prematurely") is the
+    /// last evidence looked for, for a clip cut closer to its end.
     static func checkComplete(_ plan: VideoPlan, frames: Int, decoder: LibraryDecoder, input: String) throws(VideoError) {
         if plan.probe.frameCountIsExact, let total = plan.probe.frameCount, frames < total {
             throw .decodeFailed(path: input, reason: "the clip ends after \(frames) of its \(total) frames (truncated?)")
         }
-        if !plan.probe.frameCountIsExact, let reach = decoder.reach, reach.reached < reach.declared - 2 * decoder.frameDuration {
+        if !plan.probe.frameCountIsExact, let reach = decoder.reach, reach.reached < reach.declared - max(2 * decoder.frameDuration, 0.5) {
             let seconds = { (value: Double) in String(format: "%.2f s", value) }
             throw .decodeFailed(path: input, reason: "its packets end at \(seconds(reach.reached)) of the "
                                 + "\(seconds(reach.declared)) its container declares (truncated?)")
