@@ -186,12 +186,13 @@ static inline __attribute__((always_inline)) void chroma_terms(const ccycbcr_mat
     }
 }
 
-/// `count` pixels of a row's chunk, for `grade_lanes`: luma written, each pixel's
-/// graded Cb and Cr differences (before the block's mean) into `blues` and `reds`. No branch: the
-/// tetrahedron is picked with selects and its corners read with gathers, so that with AVX2 eight
-/// pixels go through at once (a rendition 32 at once, in a loop of its own). The same arithmetic
-/// as `graded`. (Its pointers are parameters so that the compiler may take them as not
-/// overlapping.)
+/// `count` pixels of a row's chunk, for `grade_lanes`: luma written, each pixel's graded Cb and
+/// Cr differences (before the block's mean) into `blues` and `reds`. The same arithmetic as
+/// `graded`, in passes over the chunk: the vector passes have no branch (the tetrahedron picked
+/// with selects), so that with AVX2 eight pixels go through at once (a rendition 32 at once), and
+/// the corners are read a node (16 bytes) at a time in a pass of their own, which a vector loop
+/// could only do a channel at a time, each lane loaded and inserted on its own. (Its pointers are
+/// parameters so that the compiler may take them as not overlapping.)
 static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattice *l, const float *restrict nodes,
                                                             const float *restrict red_term,
                                                             const float *restrict green_term, const float *restrict blue_term,
@@ -217,7 +218,11 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
             rendered[2][i] = b;
         }
     }
-    // Eight lanes even where the cost model doubts it.
+    // The cells and weights eight pixels at a time; each pixel's four corners read as nodes and
+    // interpolated four channels at once (one core, a 1080p frame: 6.9 ns a pixel against 8.5
+    // with the corners read in the vector loop); the excursion and the way back eight at a time.
+    int32_t corner[4][chunk];
+    float weight[3][chunk], clamped[3][chunk];
 #pragma clang loop vectorize(enable) vectorize_width(8)
     for (int32_t i = 0; i < count; i++) {
         const float y = ((float)line[i] - in.luma_offset) * in.inverse_luma_unit;
@@ -234,19 +239,35 @@ static inline __attribute__((always_inline)) void grade_row(const ccycbcr_lattic
         ig = ig < cells ? ig : cells - 1;
         ib = ib < cells ? ib : cells - 1;
         const float fr = pr - (float)ir, fg = pg - (float)ig, fb = pb - (float)ib;
-        // The tetrahedron: the axes in order of their fractions, largest first.
         const int rg = fr >= fg, gb = fg >= fb, rb = fr >= fb;
         const int32_t largest = rg ? (rb ? 1 : db) : (gb ? dg : db);
         const int32_t smallest = rg ? (gb ? db : dg) : (rb ? db : 1);
         const float f1 = fmaxf(fr, fmaxf(fg, fb)), f3 = fminf(fr, fminf(fg, fb)), f2 = fr + fg + fb - f1 - f3;
         const int32_t base = (ib * side + ig) * side + ir;
-        const int32_t i0 = base * 4, i1 = (base + largest) * 4, i2 = (base + all - smallest) * 4, i3 = (base + all) * 4;
-        float result[3];
-        for (int k = 0; k < 3; k++) {
-            const float c0 = nodes[i0 + k], c1 = nodes[i1 + k], c2 = nodes[i2 + k], c3 = nodes[i3 + k];
-            result[k] = c0 + f1 * (c1 - c0) + f2 * (c2 - c1) + f3 * (c3 - c2);
-        }
-        // The excursion beyond the cube, faded by the change at the clamped colour.
+        corner[0][i] = base;
+        corner[1][i] = base + largest;
+        corner[2][i] = base + all - smallest;
+        corner[3][i] = base + all;
+        weight[0][i] = f1;
+        weight[1][i] = f2;
+        weight[2][i] = f3;
+        clamped[0][i] = kr;
+        clamped[1][i] = kg;
+        clamped[2][i] = kb;
+    }
+    v4 interpolated[chunk];
+    const v4 *node = (const v4 *)nodes;
+#pragma clang loop vectorize(disable)
+    for (int32_t i = 0; i < count; i++) {
+        const v4 c0 = node[corner[0][i]], c1 = node[corner[1][i]], c2 = node[corner[2][i]], c3 = node[corner[3][i]];
+        interpolated[i] = c0 + weight[0][i] * (c1 - c0) + weight[1][i] * (c2 - c1) + weight[2][i] * (c3 - c2);
+    }
+#pragma clang loop vectorize(enable) vectorize_width(8)
+    for (int32_t i = 0; i < count; i++) {
+        const float y = ((float)line[i] - in.luma_offset) * in.inverse_luma_unit;
+        const float r = y + red_term[i], g = y - green_term[i], b = y + blue_term[i];
+        const float kr = clamped[0][i], kg = clamped[1][i], kb = clamped[2][i];
+        const float *result = (const float *)&interpolated[i];
         const float graded_red = result[0] + (r - kr) * keep * fmaxf(0, 1 - ramp * fabsf(result[0] - kr));
         const float graded_green = result[1] + (g - kg) * keep * fmaxf(0, 1 - ramp * fabsf(result[1] - kg));
         const float graded_blue = result[2] + (b - kb) * keep * fmaxf(0, 1 - ramp * fabsf(result[2] - kb));
