@@ -11,8 +11,8 @@ import _CYCbCrKernel
 /// 65-point lattice over the cube once per clip and read with tetrahedral interpolation, whatever
 /// the look and the transfer functions cost (zimg's lesson: the expensive curves as tables, the
 /// rest as vector arithmetic). Where the processor has AVX2 and FMA the kernel takes eight pixels
-/// at once through one branch-free pass (the tetrahedron picked with selects, its corners
-/// gathered); elsewhere, a pixel at a time.
+/// at once through branch-free passes (the tetrahedron picked with selects), each pixel's corners
+/// read a node at a time between them; elsewhere, a pixel at a time.
 ///
 /// A function linear in the colour is interpolated exactly, so an identity look returns every
 /// code. A look that is itself a 33- or 65-point table interpolated tetrahedrally is reproduced

@@ -51,7 +51,6 @@ public enum TransformBaker {
     /// How far `candidate` (a look as something else will read it) is from `transform`, measured
     /// as `measure(_:against:samplesPerAxis:)` measures a baked cube.
     public static func measure(_ candidate: Transform, against transform: Transform, samplesPerAxis: Int = 52) -> BakingError {
-        let lattice = candidate
         let count = max(samplesPerAxis, 2)
         let step = 1 / Double(count - 1)
         let results = Locked([(max: Double, sum: Double, worst: SIMD3<Double>)]())
@@ -60,7 +59,7 @@ public enum TransformBaker {
             for g in 0..<count {
                 for r in 0..<count {
                     let input = SIMD3(Double(r), Double(g), Double(b)) * step
-                    let exact = clamped(transform.apply(input)), approximate = clamped(lattice.apply(input))
+                    let exact = clamped(transform.apply(input)), approximate = clamped(candidate.apply(input))
                     let difference = (exact - approximate).largestMagnitude * 255
                     sum += difference
                     if difference > largest {
